@@ -1,0 +1,65 @@
+/* action.h — actions: one output module instance with its template, its
+ * retry settings, and optionally a queue of its own.
+ *
+ * Threading: created at load. action_exec runs on worker threads of the
+ * queue running the ruleset; with a direct queue it renders and hands the
+ * message to the module in that worker's transaction, otherwise it
+ * enqueues a reference into the action's queue, whose own workers run the
+ * module. Statistics are atomics.
+ */
+#ifndef SLUICE_ACTION_H
+#define SLUICE_ACTION_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "module.h"
+#include "queue.h"
+
+struct template;
+struct worker;
+
+struct action_stats {
+	atomic_uint_fast64_t processed;
+	atomic_uint_fast64_t failed;
+	atomic_uint_fast64_t suspended;
+	atomic_uint_fast64_t resumed;
+};
+
+struct action {
+	int id;                     /* index into a worker's act table */
+	char *name;                 /* action-N or name= */
+	const struct module *mod;
+	void *inst;                 /* module's action instance */
+	const struct template *tpl;
+	int64_t resume_retry_count; /* -1 = for ever */
+	int64_t resume_interval;    /* seconds */
+	int64_t resume_interval_max;
+	bool exec_only_when_prev_suspended;
+	bool discard;               /* legacy "~": stop processing */
+	struct queue *queue;        /* NULL: direct */
+	struct queue_cfg qcfg;
+	struct action_stats stats;
+	struct action *next;
+};
+
+/* Create an action from an action() object or a legacy action line.
+ * Errors are reported with FILE:LINE. */
+struct action *action_create(struct cfg_obj *o, int *n_errors);
+enum sl_rc action_start_all(void);
+void action_stop_all(void);       /* drain action queues */
+void action_destroy_all(void);
+void action_hup_all(void);
+void action_tick_all(void);
+int action_count(void);
+struct action *action_first(void);
+/* Run a batch of messages through an action in worker `w` (used by action
+ * queues and by the direct path). */
+void action_consume(void *arg, struct msg **msgs, int n, struct worker *w);
+void action_commit(struct action *a, struct worker *w);
+
+/* Module-level defaults of template (omfile's template=,
+ * $ActionFileDefaultTemplate). */
+void action_set_module_default_template(const struct module *mod, const char *tpl);
+
+#endif

@@ -1,0 +1,33 @@
+/* input.h — what an input module uses from the core: submitting batches
+ * of new messages to their ruleset's queue, with flow control.
+ *
+ * Threading: input_submit() is called from input threads; it takes one
+ * queue lock per batch, never one per message.
+ */
+#ifndef SLUICE_INPUT_H
+#define SLUICE_INPUT_H
+
+#include <stdbool.h>
+#include "sluice.h"
+
+struct msg;
+struct ruleset;
+
+enum flow_ctl {
+	FLOW_NO_DELAY,  /* UDP and the like: never wait; discard (counted) when full */
+	FLOW_DELAY,     /* TCP, unix sockets: wait while the queue is above its full-delay mark */
+};
+
+/* Hand `n` messages to the queue of their ruleset (each message's
+ * m->ruleset, else its origin's, else the default ruleset). Ownership of
+ * the messages' references passes to the core in all cases: what cannot
+ * be queued is discarded and counted. Returns SL_OK, or SL_ERR_SHUTDOWN
+ * when the daemon is stopping (messages then still queued if there was
+ * room). */
+enum sl_rc input_submit(struct msg **msgs, int n, enum flow_ctl fc);
+
+/* Look up a ruleset by name (for an input's ruleset= parameter at config
+ * time); NULL if there is none. */
+struct ruleset *ruleset_lookup(const char *name);
+
+#endif
