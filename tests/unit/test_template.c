@@ -16,6 +16,7 @@
 #include <json.h>
 
 #include "template.h"
+#include "glbl.h"
 #include "prop.h"
 #include "msg.h"
 #include "ast.h"
@@ -690,7 +691,9 @@ START_TEST(test_props_direct)
 	v = prop_get(msgs[0], &r, &n, &s);
 	ck_assert_int_eq(n, 4);
 	r.id = PROP_SYS_MYHOSTNAME;
+	glbl.local_hostname = (char *)"testhost";
 	v = prop_get(msgs[0], &r, &n, &s);
+	glbl.local_hostname = NULL;
 	ck_assert_str_eq(v, "testhost");
 	r.id = PROP_SYSLOGTAG;
 	v = prop_get(msgs[5], &r, &n, &s);
