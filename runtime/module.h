@@ -50,7 +50,20 @@ enum param_flags {
 	PARAM_REQUIRED = 1u << 0,
 	PARAM_DEPRECATED = 1u << 1,
 	PARAM_LEGACY = 1u << 2,   /* a legacy $Directive alias (name is the directive, lower-case) */
+	/* With PARAM_LEGACY in an input module's inst_params: the directive
+	 * creates an input instance (e.g. "udpserverrun", "inputtcpserverrun")
+	 * from its value plus the legacy instance settings seen before it. */
+	PARAM_LEGACY_RUN = 1u << 3,
 };
+/* Legacy aliases (runtime/legacy.c): an alias is a second entry of the
+ * same table with PARAM_LEGACY, the same offset and type as the
+ * RainerScript parameter it stands for, and dflt NULL (so the one default
+ * of the RainerScript entry applies to both forms). In mod_params it sets
+ * the module() parameter; in inst_params it sets a default for the inputs
+ * (or legacy-syntax actions) defined after it; a PARAM_LEGACY_RUN entry
+ * (e.g. "udpserverrun", twin "port") creates an input from those. Several
+ * aliases may share one twin. The legacy value is checked against the
+ * type at the directive's line, so errors name the `$Directive`. */
 
 struct param_array {
 	char **v;

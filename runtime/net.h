@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/socket.h>
 
 /* Longest text net_sockaddr_ip() produces, with its NUL. */
@@ -36,5 +37,46 @@ void net_sockaddr_ip(const struct sockaddr *sa, char *buf, size_t size);
 /* Enable TCP keep-alive on `fd`; `probes`, `idle` and `intvl` of 0 keep
  * the system defaults. Failures are ignored (best effort, as rsyslog). */
 void net_set_keepalive(int fd, int probes, int idle, int intvl);
+
+/* ---- added for imudp, imptcp (unix sockets) and imuxsock (issue #5) ---- */
+
+/* Options of net_bind_udp(). */
+struct net_udp_opts {
+	int rcvbuf;          /* SO_RCVBUFFORCE, then SO_RCVBUF; 0 = OS default */
+	int freebind;        /* 0 off; 1 retry with IP_FREEBIND (and warn); 2 retry silently */
+	const char *device;  /* SO_BINDTODEVICE; NULL = none */
+	bool reuseport;      /* SO_REUSEPORT (several sockets on one port) */
+};
+
+/* Create non-blocking, close-on-exec UDP sockets bound to `address`
+ * (NULL, "" or "*" = all, IPv4 and IPv6; IPv6 sockets are V6ONLY) and
+ * `port`. Stores up to `max_fds` descriptors in `fds` (and their address
+ * families in `families` if not NULL); returns how many, or -1 (after
+ * logging, labelled `who`) if none could be bound. */
+int net_bind_udp(const char *address, const char *port, const struct net_udp_opts *opt,
+		 int *fds, int *families, int max_fds, const char *who);
+
+/* Options of net_listen_unix(). */
+struct net_unix_opts {
+	int type;            /* SOCK_STREAM or SOCK_DGRAM */
+	int backlog;         /* SOCK_STREAM only */
+	bool unlink_first;   /* remove an existing file at path before bind */
+	bool create_path;    /* create missing parent directories (0755) */
+	int mode;            /* chmod after bind; -1 = leave */
+	int uid, gid;        /* chown after bind; -1 = leave */
+	bool fail_on_chown;  /* a failed chown is an error (else a warning) */
+	bool passcred;       /* SO_PASSCRED (SCM_CREDENTIALS with each datagram) */
+	int rcvbuf;          /* SO_RCVBUF; 0 = OS default */
+};
+
+/* Create a non-blocking, close-on-exec unix socket bound to `path`.
+ * Returns the descriptor or -1 (after logging, labelled `who`). */
+int net_listen_unix(const char *path, const struct net_unix_opts *opt, const char *who);
+
+/* Hash of the address (not the port) of `sa`, for caches keyed by peer. */
+uint32_t net_sockaddr_hash(const struct sockaddr *sa);
+
+/* Do `a` and `b` hold the same address (family and address, not port)? */
+bool net_sockaddr_same_addr(const struct sockaddr *a, const struct sockaddr *b);
 
 #endif

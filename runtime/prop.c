@@ -215,7 +215,8 @@ static bool span_is_nil(const struct msg *m, struct msg_span sp)
 /* The syslogtag: the tag span, or for RFC5424 "APP-NAME[PROCID]". */
 static const char *get_tag(const struct msg *m, size_t *len, struct sbuf *s)
 {
-	if (m->tag.len || m->protocol_version != 1) {
+	if (m->tag.len || m->protocol_version != 1 || (m->flags & MSG_HOST_IS_FROMHOST)) {
+		/* RFC5424 with an invalid timestamp: rsyslog's tag is empty */
 		*len = m->tag.len;
 		return m->tag.len ? msg_span_ptr(m, m->tag) : "";
 	}
@@ -239,7 +240,7 @@ static const char *get_tag(const struct msg *m, size_t *len, struct sbuf *s)
 
 static const char *get_programname(const struct msg *m, size_t *len)
 {
-	if (m->tag.len || m->protocol_version != 1) {
+	if (m->tag.len || m->protocol_version != 1 || (m->flags & MSG_HOST_IS_FROMHOST)) {
 		*len = m->programname_len <= m->tag.len ? m->programname_len : m->tag.len;
 		return *len ? msg_span_ptr(m, m->tag) : "";
 	}
@@ -301,8 +302,14 @@ static const char *span_or_dash(const struct msg *m, struct msg_span sp, size_t 
 
 static const char *get_appname(const struct msg *m, size_t *len)
 {
-	if (m->protocol_version == 1)
+	if (m->protocol_version == 1) {
+		if (m->flags & MSG_HOST_IS_FROMHOST) {
+			/* RFC5424 with an invalid timestamp: rsyslog prints "" */
+			*len = 0;
+			return "";
+		}
 		return span_or_dash(m, m->app_name, len);
+	}
 	const char *p = get_programname(m, len);
 	if (*len == 0) {
 		*len = 1;
@@ -426,13 +433,21 @@ const char *prop_get(const struct msg *m, const struct prop_ref *ref,
 	case PROP_RAWMSG:
 		*len = m->raw_len;
 		return m->raw;
-	case PROP_RAWMSG_AFTER_PRI:
-		if (m->off_after_pri >= m->raw_len) {
-			*len = 0;
-			return "";
+	case PROP_RAWMSG_AFTER_PRI: {
+		/* rsyslog does not use the parsed PRI here: it skips "<x>",
+		 * "<xx>" or "<xxx>" whatever the bytes between the brackets. */
+		uint32_t off = 0;
+		if (m->raw_len > 0 && m->raw[0] == '<') {
+			for (uint32_t k = 2; k <= 4 && k < m->raw_len; k++) {
+				if (m->raw[k] == '>') {
+					off = k + 1;
+					break;
+				}
+			}
 		}
-		*len = m->raw_len - m->off_after_pri;
-		return m->raw + m->off_after_pri;
+		*len = m->raw_len - off;
+		return m->raw + off;
+	}
 	case PROP_HOSTNAME:
 		return get_hostname(m, len);
 	case PROP_FROMHOST:
@@ -452,6 +467,11 @@ const char *prop_get(const struct msg *m, const struct prop_ref *ref,
 	case PROP_PROGRAMNAME:
 		return get_programname(m, len);
 	case PROP_PRI:
+		if (m->facility == MSG_FACILITY_INVALID) {
+			/* rsyslog prints an invalid PRI as "invld" */
+			*len = 5;
+			return "invld";
+		}
 		return small_num(m->pri, len);
 	case PROP_PRI_TEXT: {
 		const char *f = msg_facility_names[m->facility <= 24 ? m->facility : 24];
@@ -469,6 +489,10 @@ const char *prop_get(const struct msg *m, const struct prop_ref *ref,
 		*len = 1;
 		return "1";
 	case PROP_SYSLOGFACILITY:
+		if (m->facility == MSG_FACILITY_INVALID) {
+			*len = 5;
+			return "invld";
+		}
 		return small_num(m->facility, len);
 	case PROP_SYSLOGFACILITY_TEXT: {
 		const char *f = msg_facility_names[m->facility <= 24 ? m->facility : 24];

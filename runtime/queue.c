@@ -307,6 +307,7 @@ static void *worker_main(void *arg)
 	struct worker_arg *wa = arg;
 	struct queue *q = wa->q;
 	struct worker *w = q->workers[wa->idx];
+	int wa_idx = wa->idx;
 	size_t max = (size_t)q->cfg.dequeue_batch_size;
 	struct msg **batch = malloc(max * sizeof(*batch));
 	free(wa);
@@ -314,9 +315,22 @@ static void *worker_main(void *arg)
 		sl_err("queue %s: cannot allocate a batch of %zu", q->name, max);
 		return NULL;
 	}
+	/* Worker k > 0 joins only while more than k * workerThreadMinimumMessages
+	 * are waiting, as rsyslog starts its extra workers: with little load
+	 * one worker keeps the messages of a connection in order. */
+	size_t thresh = 1;
+	if (wa_idx > 0) {
+		int64_t per = q->cfg.worker_min_msgs;
+		if (per <= 0)
+			per = q->cfg.size / (q->n_workers ? q->n_workers : 1);
+		if (per < 1)
+			per = 1;
+		thresh = (size_t)per * (size_t)wa_idx;
+	}
 	pthread_mutex_lock(&q->mtx);
 	for (;;) {
-		while (q->count == 0 && !q->stopping && !q->abort)
+		while ((q->count == 0 || (q->count < thresh && !q->stopping)) &&
+		       !(q->stopping && q->count == 0) && !q->abort)
 			pthread_cond_wait(&q->not_empty, &q->mtx);
 		if (q->abort || (q->count == 0 && q->stopping))
 			break;

@@ -37,6 +37,8 @@
 #include "glbl.h"
 #include "log.h"
 #include "net.h"
+#include "dns.h"
+#include <netdb.h>
 #include "ast.h"
 #include "datetime.h"
 
@@ -737,8 +739,9 @@ static void accept_sessions(struct imtcp_input *in, int lfd)
 			continue;
 		}
 		struct imtcp_session *s = calloc(1, sizeof(*s));
-		/* TODO(#5): reverse DNS when net.enableDNS is on; fromhost = IP for now. */
-		struct msg_origin *o = s ? msg_origin_create(ip, ip, in->inputname, in->ruleset) : NULL;
+		char host[NI_MAXHOST];
+		dns_fromhost((struct sockaddr *)&ss, sl, ip, host, sizeof(host));
+		struct msg_origin *o = s ? msg_origin_create(host, ip, in->inputname, in->ruleset) : NULL;
 		if (!s || !o) {
 			sl_err("%s: out of memory accepting session from %s", in->who, ip);
 			free(s);
