@@ -498,7 +498,7 @@ START_TEST(test_strgen_equals_generic)
 		  NULL, " x\n", T(2024, 2, 9, 9, 9, 9, 1, 5, '-', 11, 30) },
 		{ "<13>hello", 0, 13, "hello", NULL, 0, NULL, NULL, NULL, NULL, "",
 		  T(2024, 2, 29, 23, 0, 0, 9, 123456789, '+', 5, 45) },
-		{ "<86>1 - - - - - - x", 1, 86, NULL, NULL, 0, NULL, NULL, NULL, NULL, "x",
+		{ "<86>1 - - - - - - x", 1, 86, "-", NULL, 0, NULL, NULL, NULL, NULL, "x",
 		  T(2000, 12, 31, 0, 0, 0, 0, 0, 'Z', 0, 0) },
 	};
 	struct sbuf a = SBUF_INIT, b = SBUF_INIT;
@@ -530,7 +530,8 @@ START_TEST(test_strgen_equals_generic)
 	sbuf_reset(&a);
 	ck_assert(tpl_render(tpl_find("RSYSLOG_FileFormat"), extra[2], &a));
 	sbuf_cstr(&a);
-	ck_assert_str_eq(a.buf, "2000-12-31T00:00:00Z localhost - x\n");
+	/* as rsyslogd 8.2302 writes it: nil HOSTNAME and APP-NAME are "-" */
+	ck_assert_str_eq(a.buf, "2000-12-31T00:00:00Z - - x\n");
 	for (int i = 0; i < 3; i++)
 		msg_release(extra[i]);
 	sbuf_free(&a);
