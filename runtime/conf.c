@@ -10,6 +10,7 @@
 #include "action.h"
 #include "ast.h"
 #include "glbl.h"
+#include "legacy.h"
 #include "log.h"
 #include "module.h"
 #include "ruleset.h"
@@ -21,10 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 struct mod_inst {
 	const struct module *mod;
 	void *data;
+	struct cfg_obj *obj;      /* its module() object, NULL for $ModLoad */
+	struct cfg_pos pos;       /* where it was first named */
+	bool inited;
 	struct mod_inst *next;
 };
 
@@ -37,7 +42,7 @@ struct input_inst {
 };
 
 static struct cfg_tree *tree;
-static struct mod_inst *mods;
+static struct mod_inst *mods, *mods_tail;
 static struct input_inst *inputs;
 static struct queue_cfg main_qcfg;
 static bool have_main_queue_obj;
@@ -55,7 +60,9 @@ static struct mod_inst *mod_loaded(const struct module *m)
 	return NULL;
 }
 
-/* module(load=...) or $ModLoad: load and initialise once. */
+/* module(load=...) or $ModLoad, pass 1: find the module and remember it;
+ * it is initialised after pass 1 (register_done), when the legacy
+ * directives that set its module parameters have all been seen. */
 static struct mod_inst *load_module(const char *name, struct cfg_obj *o,
 				    const struct cfg_pos *pos, int *n_errors)
 {
@@ -66,183 +73,170 @@ static struct mod_inst *load_module(const char *name, struct cfg_obj *o,
 	}
 	struct mod_inst *mi = mod_loaded(m);
 	if (mi) {
-		if (o && o->params && o->params->next)
-			cfg_error(pos, "module '%s' is already loaded; its parameters can be "
-				  "given only once", m->name), (*n_errors)++;
+		if (o && o->params && o->params->next) {
+			if (mi->obj) {
+				cfg_error(pos, "module '%s' is already loaded (at %s:%d); its parameters "
+					  "can be given only once", m->name, mi->obj->pos.file,
+					  mi->obj->pos.line);
+				(*n_errors)++;
+			} else {
+				mi->obj = o;  /* $ModLoad then module() with params */
+			}
+		}
+		if (o) {
+			for (struct cfg_param *p = o->params; p; p = p->next)
+				if (!strcmp(p->name, "load"))
+					p->used = true;
+		}
+		legacy_module_known(m, o);
 		return mi;
 	}
+	mi = sl_xcalloc(1, sizeof(*mi));
+	mi->mod = m;
+	mi->obj = o;
+	if (pos)
+		mi->pos = *pos;
+	if (mods_tail)
+		mods_tail->next = mi;
+	else
+		mods = mi;
+	mods_tail = mi;
+	legacy_module_known(m, o);
+	return mi;
+}
+
+/* Parse a module's parameters (its module() object merged with the
+ * legacy directives that set them) and call its mod_init. */
+static void init_module(struct mod_inst *mi, int *n_errors)
+{
+	const struct module *m = mi->mod;
 	static const char *const skip[] = { "load", NULL };
+	struct cfg_obj tmp = { .type = CFG_OBJ_MODULE, .pos = mi->pos };
+	struct cfg_obj *o = mi->obj;
+	if (!o) {
+		o = &tmp;
+		struct cfg_param *lp = sl_xcalloc(1, sizeof(*lp));
+		lp->name = sl_xstrdup("load");
+		lp->val.str = sl_xstrdup(m->name);
+		lp->pos = mi->pos;
+		tmp.params = lp;
+	}
+	legacy_merge_module(m, o);
 	void *cfg = NULL;
 	int errs = 0;
 	if (m->mod_params) {
-		if (o)
-			cfg = param_parse(m->mod_params, o, skip, &errs);
-		else
-			cfg = param_defaults(m->mod_params);
-	} else if (o) {
+		cfg = param_parse(m->mod_params, o, skip, &errs);
+	} else {
 		for (struct cfg_param *p = o->params; p; p = p->next)
 			if (strcmp(p->name, "load") != 0 && !p->used) {
 				cfg_error(&p->pos, "module '%s' takes no parameter '%s'", m->name, p->name);
 				errs++;
 			}
 	}
-	if (errs) {
-		*n_errors += errs;
-		param_free(m->mod_params, cfg);
-		return NULL;
-	}
-	if (o && (m->type & MOD_OUTPUT)) {
-		struct cfg_param *tp = cfg_obj_param(o, "template");
+	if (!errs && mi->obj && (m->type & MOD_OUTPUT)) {
+		struct cfg_param *tp = cfg_obj_param(mi->obj, "template");
 		if (tp)
 			action_set_module_default_template(m, param_str(tp));
 	}
-	mi = sl_xcalloc(1, sizeof(*mi));
-	mi->mod = m;
+	if (o == &tmp) {
+		cfg_param_free(tmp.params);
+		tmp.params = NULL;
+	}
+	if (errs) {
+		*n_errors += errs;
+		param_free(m->mod_params, cfg);
+		return;
+	}
 	errs = 0;
 	mi->data = m->mod_init ? m->mod_init(cfg, &errs) : cfg;
 	if (errs) {
 		*n_errors += errs;
-		free(mi);
-		return NULL;
+		return;
 	}
-	mi->next = mods;
-	mods = mi;
-	return mi;
+	mi->inited = true;
 }
 
-static bool set_size(struct cfg_param *p, int64_t *out)
+/* global() objects and the legacy directives of global settings, parsed
+ * together through glbl_table: a later global() value of the same name
+ * replaces an earlier one, a global() value wins over a `$Directive`. */
+static void apply_globals(int *n_errors)
 {
-	if (!param_value_size(param_str(p), out)) {
-		cfg_error(&p->pos, "parameter '%s': '%s' is not a size", p->name, param_str(p));
-		return false;
-	}
-	return true;
-}
-
-static bool set_bool(struct cfg_param *p, bool *out)
-{
-	if (!param_value_bool(param_str(p), out)) {
-		cfg_error(&p->pos, "parameter '%s': expected \"on\" or \"off\", not '%s'",
-			  p->name, param_str(p));
-		return false;
-	}
-	return true;
-}
-
-static void set_str(char **dst, struct cfg_param *p)
-{
-	free(*dst);
-	*dst = sl_xstrdup(param_str(p));
-}
-
-static const char *const global_later[] = {
-	/* rsyslog global() parameters accepted but not acted on yet (#3) */
-	"defaultnetstreamdrivercertfile", "defaultnetstreamdriverkeyfile",
-	"defaultnetstreamdrivercafile", "defaultnetstreamdriver", "processinternalmessages",
-	"stdlog.channel", "net.ipprotocol", "net.acladdhostnameonfail", "net.aclresolvehostname",
-	"net.permitwarning", "net.permitacl", "abortonuncleanconfig", "umask",
-	"internalmsg.ratelimit.interval", "internalmsg.ratelimit.burst", "errormessagestostderr.maxnumber",
-	"action.reportsuspension", "action.reportsuspensioncontinuation", "senders.keeptrack",
-	"senders.timeouttime", "senders.reportnew", "senders.reportgoneaway", "debug.files",
-	"debug.whitelist", "debug.gnutls", "debug.unloadmodules", "shutdown.enable.ctlc",
-	"default.action.queue.timeoutshutdown", "default.action.queue.timeoutactioncompletion",
-	"default.action.queue.timeoutenqueue", "default.action.queue.timeoutworkerthreadshutdown",
-	"default.ruleset.queue.timeoutshutdown", "oversizemsg.errorfile", "oversizemsg.report",
-	"oversizemsg.input.mode", "reportchildprocessexits", "environment", "inputs.timeout.shutdown",
-	"variables.casesensitive", "dropmsgswithmaliciousdnsptrrecords", "localhostipif",
-	"netstreamdriver.caextension", "operatingstatefile", "parser.supportcompressionextension",
-	"privdrop.group.keepsupplemental", "security.abortonidresolutionfail", "shutdown.queue.doublesize",
-	"mainmsgqueue.size", "debug.abortoninternalerror",
-};
-
-static void apply_global(struct cfg_obj *o, int *n_errors)
-{
-	for (struct cfg_param *p = o->params; p; p = p->next) {
-		const char *n = p->name;
-		bool ok = true;
-		p->used = true;
-		if (!strcmp(n, "workdirectory"))
-			set_str(&glbl.work_directory, p);
-		else if (!strcmp(n, "maxmessagesize"))
-			ok = set_size(p, &glbl.max_msg_size);
-		else if (!strcmp(n, "localhostname"))
-			set_str(&glbl.local_hostname, p);
-		else if (!strcmp(n, "preservefqdn"))
-			ok = set_bool(p, &glbl.preserve_fqdn);
-		else if (!strcmp(n, "net.enabledns"))
-			ok = set_bool(p, &glbl.enable_dns);
-		else if (!strcmp(n, "parser.droptrailinglfonreception"))
-			ok = set_bool(p, &glbl.drop_trailing_lf);
-		else if (!strcmp(n, "parser.escapecontrolcharactersonreceive"))
-			ok = set_bool(p, &glbl.escape_cc);
-		else if (!strcmp(n, "parser.escapecontrolcharactertab"))
-			ok = set_bool(p, &glbl.escape_cc_tab);
-		else if (!strcmp(n, "parser.escape8bitcharactersonreceive"))
-			ok = set_bool(p, &glbl.escape_8bit);
-		else if (!strcmp(n, "parser.permitslashinprogramname"))
-			ok = set_bool(p, &glbl.permit_slash_in_programname);
-		else if (!strcmp(n, "parser.controlcharacterescapeprefix"))
-			glbl.cc_escape_char = param_str(p)[0] ? param_str(p)[0] : '#';
-		else {
-			bool later = false;
-			for (size_t i = 0; i < SL_ARRAY_SIZE(global_later); i++)
-				if (!strcmp(n, global_later[i]))
-					later = true;
-			if (!strncmp(n, "defaultnetstreamdriver", 22)) {
-				if (!strcmp(n, "defaultnetstreamdriver"))
-					set_str(&glbl.default_netstream_driver, p);
-				else if (!strcmp(n, "defaultnetstreamdrivercafile"))
-					set_str(&glbl.default_netstream_ca_file, p);
-				else if (!strcmp(n, "defaultnetstreamdrivercertfile"))
-					set_str(&glbl.default_netstream_cert_file, p);
-				else if (!strcmp(n, "defaultnetstreamdriverkeyfile"))
-					set_str(&glbl.default_netstream_key_file, p);
-				later = true;
+	struct cfg_obj merged = { .type = CFG_OBJ_GLOBAL };
+	struct cfg_param **tail = &merged.params;
+	bool have_umask = false;
+	for (struct cfg_obj *o = tree->objs; o; o = o->next) {
+		if (o->type != CFG_OBJ_GLOBAL)
+			continue;
+		if (!merged.pos.file)
+			merged.pos = o->pos;
+		for (struct cfg_param *p = o->params; p; p = p->next) {
+			p->used = true;
+			struct cfg_param *q;
+			for (q = merged.params; q; q = q->next)
+				if (!strcmp(q->name, p->name))
+					break;
+			if (!q) {
+				q = sl_xcalloc(1, sizeof(*q));
+				q->name = sl_xstrdup(p->name);
+				*tail = q;
+				tail = &q->next;
+			} else {
+				free(q->val.str);
+				for (int i = 0; i < q->val.n_arr; i++)
+					free(q->val.arr[i]);
+				free(q->val.arr);
 			}
-			if (!later) {
-				cfg_error(&p->pos, "global() parameter '%s' is not known", n);
-				ok = false;
+			q->pos = p->pos;
+			q->val.is_array = p->val.is_array;
+			q->val.str = p->val.str ? sl_xstrdup(p->val.str) : NULL;
+			q->val.n_arr = p->val.n_arr;
+			q->val.arr = NULL;
+			if (p->val.is_array) {
+				q->val.arr = sl_xcalloc((size_t)p->val.n_arr + 1, sizeof(char *));
+				for (int i = 0; i < p->val.n_arr; i++)
+					q->val.arr[i] = sl_xstrdup(p->val.arr[i]);
 			}
 		}
-		if (!ok)
-			(*n_errors)++;
 	}
-	if (glbl.max_msg_size < 128)
-		glbl.max_msg_size = 128;
+	legacy_merge_global(&merged);
+	for (struct cfg_param *p = merged.params; p; p = p->next)
+		if (!strcmp(p->name, "umask"))
+			have_umask = true;
+	int errs = 0;
+	void *g = param_parse(&glbl_table, &merged, glbl_ignored, &errs);
+	cfg_param_free(merged.params);
+	*n_errors += errs;
+	glbl_apply(g);
+	if (!have_umask)
+		glbl.umask = -1;
 }
 
-/* Legacy $Directives of the foundation; the rest come with issue #3. */
+/* `$Directive` lines: the two that build objects here, the rest in
+ * legacy.c. */
 static void apply_legacy(struct cfg_obj *o, int *n_errors)
 {
 	const char *d = o->legacy_name;
 	struct cfg_param *vp = cfg_obj_param(o, "value");
 	const char *v = vp ? param_str(vp) : "";
-	if (!strcasecmp(d, "modload")) {
-		load_module(v, NULL, &o->pos, n_errors);
-	} else if (!strcasecmp(d, "template")) {
+	if (!strcmp(d, "modload")) {
+		size_t l = strcspn(v, " \t");
+		char *name = sl_xstrndup(v, l);
+		const char *rest = v + l + strspn(v + l, " \t");
+		if (!*name) {
+			cfg_error(&o->pos, "$ModLoad needs a module name");
+			(*n_errors)++;
+		} else if (*rest && *rest != '#') {
+			cfg_error(&o->pos, "$ModLoad: extra characters after the module name: '%s'", rest);
+			(*n_errors)++;
+		} else {
+			load_module(name, NULL, &o->pos, n_errors);
+		}
+		free(name);
+	} else if (!strcmp(d, "template")) {
 		if (tpl_create_legacy(v, &o->pos) != SL_OK)
 			(*n_errors)++;
-	} else if (!strcasecmp(d, "actionfiledefaulttemplate")) {
-		const struct module *m = module_find("omfile", &o->pos);
-		if (m)
-			action_set_module_default_template(m, v);
-	} else if (!strcasecmp(d, "workdirectory")) {
-		free(glbl.work_directory);
-		glbl.work_directory = sl_xstrdup(v);
-	} else if (!strcasecmp(d, "maxmessagesize")) {
-		if (!param_value_size(v, &glbl.max_msg_size)) {
-			cfg_error(&o->pos, "$MaxMessageSize: '%s' is not a size", v);
-			(*n_errors)++;
-		}
-	} else if (!strcasecmp(d, "preservefqdn")) {
-		param_value_bool(v, &glbl.preserve_fqdn);
-	} else if (!strcasecmp(d, "localhostname")) {
-		free(glbl.local_hostname);
-		glbl.local_hostname = sl_xstrdup(v);
 	} else {
-		/* TODO(#3): the remaining $Directives. Accepted with a warning so
-		 * that existing configurations still start. */
-		cfg_warn(&o->pos, "legacy directive $%s is not supported yet and is ignored", d);
+		legacy_directive(o, n_errors);
 	}
 }
 
@@ -257,6 +251,12 @@ static struct action *resolver_make_action(struct cfg_obj *o, void *arg)
 {
 	(void)arg;
 	int errs = 0;
+	legacy_prepare_action(o, &errs);
+	if (errs) {
+		if (resolver_errors)
+			*resolver_errors += errs;
+		return NULL;
+	}
 	struct action *a = action_create(o, &errs);
 	/* Errors are counted here; script_compile does not count a NULL. */
 	if (errs && resolver_errors)
@@ -283,6 +283,10 @@ static void create_input(struct cfg_obj *o, int *n_errors)
 		return;
 	}
 	struct mod_inst *mi = mod_loaded(m);
+	if (mi && !mi->inited) {
+		(*n_errors)++; /* its module() errors are reported already */
+		return;
+	}
 	if (!mi) {
 		cfg_error(&o->pos, "input module '%s' is not loaded; add module(load=\"%s\") "
 			  "before this input()", m->name, m->name);
@@ -291,6 +295,20 @@ static void create_input(struct cfg_obj *o, int *n_errors)
 	}
 	static const char *const skip[] = { "type", NULL };
 	int errs = 0;
+	const char *dflt_rs = legacy_default_ruleset();
+	if (dflt_rs && !cfg_obj_param(o, "ruleset") && m->inst_params) {
+		for (size_t i = 0; i < m->inst_params->n; i++) {
+			if (!strcasecmp(m->inst_params->params[i].name, "ruleset")) {
+				struct cfg_param *rp = sl_xcalloc(1, sizeof(*rp));
+				rp->name = sl_xstrdup("ruleset");
+				rp->val.str = sl_xstrdup(dflt_rs);
+				rp->pos = o->pos;
+				rp->next = o->params;
+				o->params = rp;
+				break;
+			}
+		}
+	}
 	void *cfg = m->inst_params ? param_parse(m->inst_params, o, skip, &errs) : NULL;
 	if (errs) {
 		*n_errors += errs;
@@ -330,6 +348,7 @@ enum sl_rc conf_load(const char *path, bool check_only)
 	if (!tree)
 		return SL_ERR_CONFIG;
 
+	legacy_begin(tree);
 	/* The built-in output module is always loaded. */
 	load_module("omfile", NULL, NULL, &n_errors);
 	ruleset_default();
@@ -339,8 +358,7 @@ enum sl_rc conf_load(const char *path, bool check_only)
 	for (struct cfg_obj *o = tree->objs; o; o = o->next) {
 		switch (o->type) {
 		case CFG_OBJ_GLOBAL:
-			apply_global(o, &n_errors);
-			break;
+			break; /* after pass 1, with the legacy directives */
 		case CFG_OBJ_MAIN_QUEUE:
 			have_main_queue_obj = true;
 			break;
@@ -393,9 +411,24 @@ enum sl_rc conf_load(const char *path, bool check_only)
 		}
 	}
 
+	apply_globals(&n_errors);
+	if (glbl.umask >= 0)
+		umask((mode_t)glbl.umask);
+	/* Modules now, with their legacy module settings merged in. */
+	for (struct mod_inst *mi = mods; mi; mi = mi->next)
+		init_module(mi, &n_errors);
+
 	/* The main queue: main_queue() gets the modern defaults, otherwise
-	 * rsyslog's legacy main-queue defaults apply (REFERENCE §4). */
+	 * rsyslog's legacy main-queue defaults apply (REFERENCE §4), also
+	 * when $MainMsgQueue... lines set some of them (doc/migrating.md). */
 	queue_cfg_defaults(&main_qcfg, QUEUE_ROLE_MAIN, !have_main_queue_obj);
+	if (legacy_have_main_queue()) {
+		struct cfg_obj lq = { .type = CFG_OBJ_MAIN_QUEUE };
+		legacy_merge_main_queue(&lq);
+		if (!queue_cfg_from_obj(&main_qcfg, &lq))
+			n_errors++;
+		cfg_param_free(lq.params);
+	}
 	for (struct cfg_obj *o = tree->objs; o; o = o->next) {
 		if (o->type == CFG_OBJ_MAIN_QUEUE) {
 			if (!queue_cfg_from_obj(&main_qcfg, o))
@@ -413,7 +446,7 @@ enum sl_rc conf_load(const char *path, bool check_only)
 		struct ruleset *rs = o->resolved;
 		bool has_q = false;
 		for (struct cfg_param *p = o->params; p; p = p->next) {
-			if (!strcmp(p->name, "name"))
+			if (!strcmp(p->name, "name") || !strcmp(p->name, "legacy"))
 				p->used = true;
 			else if (!strncmp(p->name, "queue.", 6))
 				has_q = true;
@@ -437,6 +470,26 @@ enum sl_rc conf_load(const char *path, bool check_only)
 	for (struct cfg_obj *o = tree->objs; o; o = o->next)
 		if (o->type == CFG_OBJ_INPUT)
 			create_input(o, &n_errors);
+	for (struct cfg_obj *o = legacy_inputs(); o; o = o->next)
+		create_input(o, &n_errors);
+	/* Inputs that modules run without an input() (imuxsock's system
+	 * socket, imklog): see input_ops.mod_input. */
+	for (struct mod_inst *mi = mods; mi; mi = mi->next) {
+		if (!mi->mod->input || !mi->mod->input->mod_input)
+			continue;
+		int errs = 0;
+		void *in = mi->mod->input->mod_input(mi->data, &errs);
+		n_errors += errs;
+		if (!in)
+			continue;
+		struct input_inst *ii = sl_xcalloc(1, sizeof(*ii));
+		ii->mod = mi->mod;
+		ii->inst = in;
+		struct input_inst **tail = &inputs;
+		while (*tail)
+			tail = &(*tail)->next;
+		*tail = ii;
+	}
 
 	/* Scripts: the default ruleset's top-level statements and each
 	 * ruleset's body; actions are created here, in source order. */
@@ -459,9 +512,6 @@ enum sl_rc conf_load(const char *path, bool check_only)
 			script_compile(((struct ruleset *)o->resolved)->script, &r, &n_errors);
 	resolver_errors = NULL;
 
-	for (struct cfg_obj *o = tree->objs; o; o = o->next)
-		if (o->type == CFG_OBJ_GLOBAL)
-			check_unused(o, "global()", &n_errors);
 
 	if (n_errors) {
 		sl_err("%d error%s in the configuration %s", n_errors, n_errors == 1 ? "" : "s", path);
@@ -553,10 +603,12 @@ void conf_destroy(void)
 	while (mods) {
 		struct mod_inst *mi = mods;
 		mods = mi->next;
-		if (mi->mod->mod_exit)
+		if (mi->inited && mi->mod->mod_exit)
 			mi->mod->mod_exit(mi->data);
 		free(mi);
 	}
+	mods_tail = NULL;
+	legacy_end();
 	tpl_destroy_all();
 	cfg_tree_free(tree);
 	tree = NULL;

@@ -147,6 +147,12 @@ struct input_ops {
 	void (*in_run)(void *in);             /* own thread; returns after in_stop */
 	void (*in_stop)(void *in);            /* main thread; make in_run return */
 	void (*in_destroy)(void *in);
+	/* An input the module runs without any input() statement (imuxsock's
+	 * system socket, imklog): called once per configuration, after the
+	 * input()s are created, with the module's data. Returns an instance
+	 * driven like an input()'s (in_start, in_run, in_stop, in_destroy), or
+	 * NULL for none; errors are counted in *n_errors. May be NULL. */
+	void *(*mod_input)(void *mod, int *n_errors);
 };
 
 enum mod_type { MOD_INPUT = 1, MOD_OUTPUT = 2, MOD_PARSER = 4, MOD_FUNCTION = 8 };

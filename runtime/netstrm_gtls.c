@@ -33,8 +33,8 @@
 #include <gnutls/x509.h>
 #endif
 
-#define NETSTRM_ERR_MAX 512
-#define NETSTRM_ID_MAX 512
+#define NETSTRM_ERR_MAX 768
+#define NETSTRM_ID_MAX 384
 
 struct netstrm_ctx {
 	bool tls;

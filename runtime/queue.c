@@ -1,14 +1,21 @@
-/* queue.c — in-memory queues (FixedArray ring, LinkedList chunks, Direct)
- * and their worker threads, with batch enqueue/dequeue and flow control.
+/* queue.c — the queue engine: configuration (queue.* parameters with
+ * rsyslog's defaults), the in-memory stores (FixedArray ring, LinkedList
+ * chunks), Direct queues, the disk part of Disk and disk-assisted queues
+ * (runtime/queue_disk.c), worker threads with batch dequeue, flow control
+ * (full/light delay marks, discardMark), draining and persisting at stop,
+ * and the statistics of every queue.
  *
- * Threading: one mutex per queue guards its storage, counts and flags; it
- * is taken once per enqueued batch and once per dequeued batch. Producers
- * wait on `not_full` (flow control), workers on `not_empty`; `drained` is
- * signalled whenever a worker finishes a batch, for queue_drain_and_stop.
- * A Direct queue has no storage and no threads: the producer runs the
- * consumer in its own thread, with a worker of its own per calling thread.
+ * Threading: one mutex per queue guards its storage (memory and disk
+ * part), counts and flags; it is taken once per enqueued batch and once
+ * per dequeued batch. Producers wait on `not_full` (flow control), workers
+ * on `not_empty`; `drained` is signalled whenever a worker finishes a
+ * batch, for queue_drain_and_stop. A Direct queue has no storage and no
+ * threads: the producer runs the consumer in its own thread, with a worker
+ * of its own per calling thread. The registry of queues (for stats_dump)
+ * has a mutex of its own.
  */
 #include "queue.h"
+#include "queue_disk.h"
 #include "msg.h"
 #include "log.h"
 #include "worker.h"
@@ -20,6 +27,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #define CHUNK_MSGS 1024
 
@@ -44,6 +52,11 @@ void queue_cfg_defaults(struct queue_cfg *c, enum queue_role role, bool legacy_m
 	c->timeout_worker_shutdown = 60000;
 	c->save_on_shutdown = true;
 	c->worker_threads = 1;
+	c->checkpoint_interval = 0;
+	c->sync_queue_files = false;
+	c->dequeue_slowdown = 0;
+	c->dequeue_time_begin = 0;
+	c->dequeue_time_end = 25;
 	switch (role) {
 	case QUEUE_ROLE_ACTION:
 		c->type = QUEUE_DIRECT;
@@ -78,7 +91,30 @@ void queue_cfg_free(struct queue_cfg *c)
 {
 	free(c->filename);
 	free(c->spool_directory);
+	free(c->cry_provider);
+	free(c->cry_key);
+	free(c->cry_keyfile);
+	free(c->cry_algo);
+	free(c->cry_mode);
 	c->filename = c->spool_directory = NULL;
+	c->cry_provider = c->cry_key = c->cry_keyfile = c->cry_algo = c->cry_mode = NULL;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? sl_xstrdup(s) : NULL;
+}
+
+void queue_cfg_copy(struct queue_cfg *dst, const struct queue_cfg *src)
+{
+	*dst = *src;
+	dst->filename = dup_or_null(src->filename);
+	dst->spool_directory = dup_or_null(src->spool_directory);
+	dst->cry_provider = dup_or_null(src->cry_provider);
+	dst->cry_key = dup_or_null(src->cry_key);
+	dst->cry_keyfile = dup_or_null(src->cry_keyfile);
+	dst->cry_algo = dup_or_null(src->cry_algo);
+	dst->cry_mode = dup_or_null(src->cry_mode);
 }
 
 struct qparam {
@@ -111,14 +147,22 @@ static const struct qparam qparams[] = {
 	{ "queue.saveonshutdown", QOFF(save_on_shutdown), 2 },
 	{ "queue.filename", QOFF(filename), 3 },
 	{ "queue.spooldirectory", QOFF(spool_directory), 3 },
+	{ "queue.checkpointinterval", QOFF(checkpoint_interval), 0 },
+	{ "queue.syncqueuefiles", QOFF(sync_queue_files), 2 },
+	{ "queue.dequeueslowdown", QOFF(dequeue_slowdown), 0 },
+	{ "queue.dequeuetimebegin", QOFF(dequeue_time_begin), 0 },
+	{ "queue.dequeuetimeend", QOFF(dequeue_time_end), 0 },
+	{ "queue.cry.provider", QOFF(cry_provider), 3 },
+	{ "queue.cry.key", QOFF(cry_key), 3 },
+	{ "queue.cry.keyfile", QOFF(cry_keyfile), 3 },
+	{ "queue.cry.algo", QOFF(cry_algo), 3 },
+	{ "queue.cry.mode", QOFF(cry_mode), 3 },
 };
 
-/* queue.* parameters that rsyslog knows and that sluice accepts but does
- * not act on yet (issue #4). */
+/* queue.* parameters that rsyslog knows and that sluice accepts without
+ * acting on them (doc/queues.md says why). */
 static const char *const qparams_later[] = {
-	"queue.checkpointinterval", "queue.syncqueuefiles", "queue.dequeueslowdown",
-	"queue.dequeuetimebegin", "queue.dequeuetimeend", "queue.samplinginterval",
-	"queue.takeflowctlfrommsg", "queue.cry.provider",
+	"queue.samplinginterval", "queue.takeflowctlfrommsg",
 };
 
 bool queue_cfg_from_obj(struct queue_cfg *c, struct cfg_obj *o)
@@ -193,13 +237,30 @@ bool queue_cfg_from_obj(struct queue_cfg *c, struct cfg_obj *o)
 			break;
 		}
 	}
-	if (c->type == QUEUE_DISK || (c->filename && c->type != QUEUE_DIRECT)) {
-		/* TODO(#4): disk and disk-assisted queues. Until then a memory
-		 * queue of the same size is used, and we say so. */
-		cfg_warn(&o->pos, "disk and disk-assisted queues are not implemented yet; "
-			 "using an in-memory LinkedList queue");
-		if (c->type == QUEUE_DISK)
-			c->type = QUEUE_LINKED_LIST;
+	if (c->type == QUEUE_DISK && !c->filename) {
+		cfg_error(&o->pos, "queue.type=\"Disk\" needs queue.filename");
+		ok = false;
+	}
+	if (c->type == QUEUE_DIRECT && c->filename)
+		cfg_warn(&o->pos, "queue.filename is ignored for a Direct queue");
+	if (c->filename && (strchr(c->filename, '/') || !c->filename[0])) {
+		cfg_error(&o->pos, "queue.filename '%s' must be a plain file name; the directory "
+			  "is queue.spoolDirectory", c->filename);
+		ok = false;
+	}
+	if (c->cry_provider && !c->filename) {
+		cfg_error(&o->pos, "queue.cry.provider needs a disk or disk-assisted queue "
+			  "(queue.filename)");
+		ok = false;
+	}
+	if (c->cry_provider && !c->cry_key && !c->cry_keyfile) {
+		cfg_error(&o->pos, "queue.cry.provider needs queue.cry.key or queue.cry.keyfile");
+		ok = false;
+	}
+	if (c->discard_severity < 0 || c->discard_severity > 8) {
+		cfg_error(&o->pos, "queue.discardSeverity must be 0..8, not %lld",
+			  (long long)c->discard_severity);
+		ok = false;
 	}
 	if (c->size < 1)
 		c->size = 1;
@@ -214,6 +275,29 @@ struct worker_arg {
 	struct queue *q;
 	int idx;
 };
+
+/* The abort flag of the queue whose worker runs on this thread (NULL on
+ * other threads): long waits further down (a full action queue, a
+ * suspended action's retries) give up when it is set. */
+static __thread atomic_bool *tls_abort;
+
+bool queue_thread_aborting(void)
+{
+	return tls_abort && atomic_load_explicit(tls_abort, memory_order_relaxed);
+}
+
+void queue_thread_set_abort_flag(atomic_bool *flag)
+{
+	tls_abort = flag;
+}
+
+static pthread_mutex_t reg_mtx = PTHREAD_MUTEX_INITIALIZER;
+static struct queue *reg_first;
+
+struct queue *queue_first(void)
+{
+	return reg_first;
+}
 
 static uint64_t now_ms(void)
 {
@@ -233,8 +317,21 @@ static void deadline_after(struct timespec *ts, int64_t ms)
 	}
 }
 
+int queue_raw_severity(const char *raw, size_t len)
+{
+	if (len < 3 || raw[0] != '<')
+		return -1;
+	int v = 0;
+	size_t i = 1;
+	for (; i < len && i < 5 && raw[i] >= '0' && raw[i] <= '9'; i++)
+		v = v * 10 + (raw[i] - '0');
+	if (i == 1 || i >= len || raw[i] != '>' || v > 191)
+		return -1;
+	return v & 7;
+}
+
 /* Storage primitives: called with q->mtx held. */
-static void store_put(struct queue *q, struct msg *m)
+static bool store_put(struct queue *q, struct msg *m)
 {
 	if (q->cfg.type == QUEUE_FIXED_ARRAY) {
 		size_t cap = (size_t)q->cfg.size;
@@ -248,7 +345,7 @@ static void store_put(struct queue *q, struct msg *m)
 			/* One allocation per 1024 messages. */
 			struct queue_chunk *nc = malloc(sizeof(*nc));
 			if (!nc)
-				abort(); /* TODO(#4): count and discard instead */
+				return false;
 			nc->next = NULL;
 			nc->n = 0;
 			if (c)
@@ -260,6 +357,7 @@ static void store_put(struct queue *q, struct msg *m)
 		c->m[c->n++] = m;
 	}
 	q->count++;
+	return true;
 }
 
 static size_t store_take(struct queue *q, struct msg **out, size_t max)
@@ -302,12 +400,53 @@ static size_t store_take(struct queue *q, struct msg **out, size_t max)
 	return n;
 }
 
+static uint64_t disk_count(struct queue *q)
+{
+	return q->disk ? dq_count(q->disk) : 0;
+}
+
+/* Batches handed back by consumers at shutdown (w->requeue), kept in
+ * order, persisted or counted by queue_drain_and_stop. */
+struct held {
+	struct msg **m;
+	size_t n, cap;
+};
+
+static void held_add(struct queue *q, struct msg **msgs, size_t n)
+{
+	struct held *h = q->held;
+	if (!h)
+		h = q->held = sl_xcalloc(1, sizeof(*h));
+	if (h->n + n > h->cap) {
+		size_t nc = h->cap ? h->cap : 1024;
+		while (nc < h->n + n)
+			nc *= 2;
+		h->m = sl_xrealloc(h->m, nc * sizeof(*h->m));
+		h->cap = nc;
+	}
+	memcpy(h->m + h->n, msgs, n * sizeof(*msgs));
+	h->n += n;
+}
+
+/* Outside [dequeueTimeBegin, dequeueTimeEnd)? (hours, local time) */
+static bool outside_dequeue_window(struct queue *q)
+{
+	int64_t b = q->cfg.dequeue_time_begin, e = q->cfg.dequeue_time_end;
+	if (b <= 0 && e >= 24)
+		return false;
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	if (b <= e)
+		return !(tm.tm_hour >= b && tm.tm_hour < e);
+	return !(tm.tm_hour >= b || tm.tm_hour < e);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker_arg *wa = arg;
 	struct queue *q = wa->q;
 	struct worker *w = q->workers[wa->idx];
-	int wa_idx = wa->idx;
 	size_t max = (size_t)q->cfg.dequeue_batch_size;
 	struct msg **batch = malloc(max * sizeof(*batch));
 	free(wa);
@@ -315,41 +454,92 @@ static void *worker_main(void *arg)
 		sl_err("queue %s: cannot allocate a batch of %zu", q->name, max);
 		return NULL;
 	}
-	/* Worker k > 0 joins only while more than k * workerThreadMinimumMessages
-	 * are waiting, as rsyslog starts its extra workers: with little load
-	 * one worker keeps the messages of a connection in order. */
-	size_t thresh = 1;
-	if (wa_idx > 0) {
-		int64_t per = q->cfg.worker_min_msgs;
-		if (per <= 0)
-			per = q->cfg.size / (q->n_workers ? q->n_workers : 1);
-		if (per < 1)
-			per = 1;
-		thresh = (size_t)per * (size_t)wa_idx;
-	}
+	tls_abort = &q->abort_flag;
 	pthread_mutex_lock(&q->mtx);
 	for (;;) {
-		while ((q->count == 0 || (q->count < thresh && !q->stopping)) &&
-		       !(q->stopping && q->count == 0) && !q->abort)
+		while (q->count == 0 && disk_count(q) == 0 && !q->stopping && !q->abort)
 			pthread_cond_wait(&q->not_empty, &q->mtx);
-		if (q->abort || (q->count == 0 && q->stopping))
+		if (q->abort || (q->count == 0 && disk_count(q) == 0 && q->stopping))
 			break;
-		size_t n = store_take(q, batch, max);
+		if (!q->stopping && outside_dequeue_window(q)) {
+			struct timespec ts;
+			deadline_after(&ts, 1000);
+			pthread_cond_timedwait(&q->not_empty, &q->mtx, &ts);
+			continue;
+		}
+		if (q->cfg.min_dequeue_batch_size > 1 && !q->stopping &&
+		    q->count + disk_count(q) < (size_t)q->cfg.min_dequeue_batch_size) {
+			/* queue.minDequeueBatchSize: wait a little for a fuller batch */
+			struct timespec ts;
+			deadline_after(&ts, q->cfg.min_dequeue_batch_timeout);
+			while (q->count + disk_count(q) < (size_t)q->cfg.min_dequeue_batch_size &&
+			       !q->stopping && !q->abort &&
+			       pthread_cond_timedwait(&q->not_empty, &q->mtx, &ts) != ETIMEDOUT)
+				;
+			if (q->abort)
+				break;
+		}
+		size_t n;
+		uint64_t ticket = 0;
+		bool from_disk = false;
+		if (q->count > 0) {
+			n = store_take(q, batch, max);
+		} else {
+			n = (size_t)dq_take(q->disk, batch, (int)max, &ticket);
+			from_disk = true;
+			if (q->is_da && q->spilling && dq_count(q->disk) == 0) {
+				/* the disk part is empty: back to memory */
+				q->spilling = false;
+				sl_info("queue %s: disk part drained; back to memory", q->name);
+			}
+			if (n == 0)
+				continue;
+		}
 		q->in_flight += n;
 		pthread_cond_broadcast(&q->not_full);
 		pthread_mutex_unlock(&q->mtx);
 
+		w->requeue = false;
 		q->consume(q->consume_arg, batch, (int)n, w);
-		for (size_t i = 0; i < n; i++)
-			msg_release(batch[i]);
+		bool requeue = w->requeue;
+		if (!requeue) {
+			for (size_t i = 0; i < n; i++)
+				msg_release(batch[i]);
+			atomic_fetch_add_explicit(&q->stats.processed, n, memory_order_relaxed);
+		}
 
 		pthread_mutex_lock(&q->mtx);
+		if (requeue) {
+			atomic_fetch_add(&q->stats.requeued, n);
+			if (from_disk) {
+				dq_untake(q->disk, ticket);
+				for (size_t i = 0; i < n; i++)
+					msg_release(batch[i]);
+			} else {
+				held_add(q, batch, n);
+			}
+		} else if (from_disk) {
+			dq_done(q->disk, ticket);
+		}
 		q->in_flight -= n;
 		pthread_cond_broadcast(&q->drained);
+		if (q->cfg.dequeue_slowdown > 0 && !q->stopping) {
+			pthread_mutex_unlock(&q->mtx);
+			usleep((useconds_t)q->cfg.dequeue_slowdown);
+			pthread_mutex_lock(&q->mtx);
+		}
 	}
 	pthread_mutex_unlock(&q->mtx);
 	free(batch);
 	return NULL;
+}
+
+static int64_t pct(int64_t v, int64_t size, int p)
+{
+	if (v >= 0)
+		return v;
+	int64_t r = size * p / 100;
+	return r > 0 ? r : 1;
 }
 
 struct queue *queue_create(const char *name, const struct queue_cfg *cfg,
@@ -357,24 +547,34 @@ struct queue *queue_create(const char *name, const struct queue_cfg *cfg,
 {
 	struct queue *q = sl_xcalloc(1, sizeof(*q));
 	q->name = sl_xstrdup(name);
-	q->cfg = *cfg;
-	q->cfg.filename = cfg->filename ? sl_xstrdup(cfg->filename) : NULL;
-	q->cfg.spool_directory = cfg->spool_directory ? sl_xstrdup(cfg->spool_directory) : NULL;
+	queue_cfg_copy(&q->cfg, cfg);
 	q->consume = fn;
 	q->consume_arg = arg;
 	pthread_mutex_init(&q->mtx, NULL);
-	pthread_condattr_t ca;
-	pthread_condattr_init(&ca);
 	pthread_cond_init(&q->not_empty, NULL);
 	pthread_cond_init(&q->not_full, NULL);
 	pthread_cond_init(&q->drained, NULL);
-	pthread_condattr_destroy(&ca);
+	if (q->cfg.size < 1)
+		q->cfg.size = 1;
 	if (q->cfg.type == QUEUE_FIXED_ARRAY)
 		q->ring = sl_xcalloc((size_t)q->cfg.size, sizeof(*q->ring));
-	if (q->cfg.full_delay_mark < 0)
-		q->cfg.full_delay_mark = q->cfg.size * 97 / 100;
-	if (q->cfg.full_delay_mark < 1)
-		q->cfg.full_delay_mark = q->cfg.size;
+	int64_t sz = q->cfg.size;
+	q->cfg.full_delay_mark = pct(q->cfg.full_delay_mark, sz, 97);
+	q->cfg.light_delay_mark = pct(q->cfg.light_delay_mark, sz, 70);
+	q->cfg.high_watermark = pct(q->cfg.high_watermark, sz, 90);
+	q->cfg.low_watermark = pct(q->cfg.low_watermark, sz, 70);
+	q->cfg.discard_mark = pct(q->cfg.discard_mark, sz, 98);
+	if (q->cfg.full_delay_mark > sz)
+		q->cfg.full_delay_mark = sz;
+	if (q->cfg.high_watermark > sz)
+		q->cfg.high_watermark = sz;
+	q->is_da = q->cfg.filename && (q->cfg.type == QUEUE_FIXED_ARRAY ||
+				       q->cfg.type == QUEUE_LINKED_LIST);
+	atomic_init(&q->abort_flag, false);
+	pthread_mutex_lock(&reg_mtx);
+	q->next_all = reg_first;
+	reg_first = q;
+	pthread_mutex_unlock(&reg_mtx);
 	return q;
 }
 
@@ -382,6 +582,17 @@ enum sl_rc queue_start(struct queue *q)
 {
 	if (q->cfg.type == QUEUE_DIRECT)
 		return SL_OK;
+	if ((q->cfg.type == QUEUE_DISK || q->is_da) && !q->disk) {
+		pthread_mutex_lock(&q->mtx);
+		enum sl_rc rc = dq_open(&q->disk, q);
+		if (rc == SL_OK && q->is_da && dq_count(q->disk) > 0)
+			q->spilling = true; /* saved messages go first: keep the order */
+		pthread_mutex_unlock(&q->mtx);
+		if (rc != SL_OK) {
+			sl_err("queue %s: cannot open its disk part; not starting", q->name);
+			return rc;
+		}
+	}
 	q->n_workers = (int)q->cfg.worker_threads;
 	q->threads = sl_xcalloc(q->n_workers, sizeof(*q->threads));
 	q->workers = sl_xcalloc(q->n_workers, sizeof(*q->workers));
@@ -405,6 +616,138 @@ enum sl_rc queue_start(struct queue *q)
  * per producing thread. */
 static __thread struct worker *direct_worker;
 
+/* DA: move the memory part to disk (in order) and send what comes next
+ * there too, so that the order holds across the spill and a restart.
+ * Called with the lock held. Returns false when the disk took nothing. */
+static bool start_spill(struct queue *q)
+{
+	size_t n = q->count;
+	struct msg **tmp = n ? malloc(n * sizeof(*tmp)) : NULL;
+	if (n && !tmp)
+		return false;
+	if (n)
+		store_take(q, tmp, n);
+	bool full = false;
+	int w = n ? dq_put(q->disk, tmp, (int)n, &full) : 0;
+	for (int i = 0; i < w; i++)
+		msg_release(tmp[i]);
+	/* what the disk did not take goes back (rare: disk full or failing) */
+	for (size_t i = (size_t)w; i < n; i++)
+		store_put(q, tmp[i]);
+	free(tmp);
+	if ((size_t)w < n)
+		return false;
+	q->spilling = true;
+	atomic_fetch_add(&q->stats.spills, 1);
+	sl_info("queue %s: above its high watermark (%lld); spilling to disk", q->name,
+		(long long)q->cfg.high_watermark);
+	return true;
+}
+
+/* Wait for room, as the flow-control class allows. Returns false when
+ * the producer must give up (NO_DELAY timeout, shutdown, aborted). */
+static bool wait_room(struct queue *q, enum flow_ctl fc)
+{
+	atomic_fetch_add(&q->stats.full, 1);
+	struct timespec ts;
+	if (fc == FLOW_DELAY) {
+		/* Back-pressure: the input waits, so the sender waits. */
+		deadline_after(&ts, 200);
+		pthread_cond_timedwait(&q->not_full, &q->mtx, &ts);
+		return !queue_thread_aborting();
+	}
+	deadline_after(&ts, q->cfg.timeout_enqueue);
+	return pthread_cond_timedwait(&q->not_full, &q->mtx, &ts) != ETIMEDOUT;
+}
+
+/* Enqueue with the caller keeping what was not taken: returns how many
+ * of msgs (a prefix) the queue took. */
+int queue_enqueue_some(struct queue *q, struct msg **msgs, int n, enum flow_ctl fc,
+		       enum sl_rc *rcp)
+{
+	enum sl_rc rc = SL_OK;
+	int i = 0;
+	size_t cap = (size_t)q->cfg.size;
+	bool light = false;
+	pthread_mutex_lock(&q->mtx);
+	while (i < n) {
+		if (q->stopping || q->abort) {
+			rc = SL_ERR_SHUTDOWN;
+			break;
+		}
+		if (q->cfg.type == QUEUE_DISK || (q->is_da && q->spilling)) {
+			bool full = false;
+			int w = dq_put(q->disk, msgs + i, n - i, &full);
+			for (int k = 0; k < w; k++)
+				msg_release(msgs[i + k]);
+			i += w;
+			pthread_cond_broadcast(&q->not_empty);
+			if (i < n && !wait_room(q, fc)) {
+				rc = full ? SL_ERR_AGAIN : SL_ERR_IO;
+				break;
+			}
+			continue;
+		}
+		if (q->is_da && q->count + (size_t)(n - i) > (size_t)q->cfg.high_watermark &&
+		    start_spill(q))
+			continue;
+		size_t limit = fc == FLOW_DELAY ? (size_t)q->cfg.full_delay_mark : cap;
+		if (q->count >= limit) {
+			if (!wait_room(q, fc)) {
+				if (fc == FLOW_DELAY)
+					rc = SL_ERR_SHUTDOWN;
+				break;
+			}
+			continue;
+		}
+		size_t room = limit - q->count;
+		while (room > 0 && i < n) {
+			struct msg *m = msgs[i];
+			if (q->cfg.discard_severity < 8 &&
+			    q->count >= (size_t)q->cfg.discard_mark) {
+				/* discardMark: the severity comes from a cheap scan
+				 * of the PRI (parsing happens later, in workers). */
+				int sev = queue_raw_severity(m->raw, m->raw_len);
+				if (sev < 0)
+					sev = m->severity;
+				if (sev >= q->cfg.discard_severity) {
+					msg_release(m);
+					msgs[i] = NULL;
+					i++;
+					atomic_fetch_add_explicit(&q->stats.discarded_nf, 1,
+								  memory_order_relaxed);
+					continue;
+				}
+			}
+			if (!store_put(q, m))
+				break;
+			i++;
+			room--;
+		}
+		if (room > 0 && i < n) {
+			rc = SL_ERR_NOMEM;
+			break;
+		}
+		pthread_cond_signal(&q->not_empty);
+	}
+	size_t cnt = q->count + disk_count(q);
+	if (fc == FLOW_DELAY && q->count > (size_t)q->cfg.light_delay_mark &&
+	    q->cfg.light_delay_mark < q->cfg.full_delay_mark)
+		light = true;
+	pthread_mutex_unlock(&q->mtx);
+	if (cnt > atomic_load(&q->stats.max_size))
+		atomic_store(&q->stats.max_size, cnt);
+	atomic_fetch_add(&q->stats.enqueued, (uint64_t)i);
+	pthread_cond_broadcast(&q->not_empty);
+	if (light) {
+		/* lightDelayMark: slow a delayable producer down a little */
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	*rcp = rc;
+	return i;
+}
+
 enum sl_rc queue_enqueue(struct queue *q, struct msg **msgs, int n, enum flow_ctl fc)
 {
 	if (n <= 0)
@@ -417,121 +760,144 @@ enum sl_rc queue_enqueue(struct queue *q, struct msg **msgs, int n, enum flow_ct
 		for (int i = 0; i < n; i++)
 			msg_release(msgs[i]);
 		atomic_fetch_add(&q->stats.enqueued, (uint64_t)n);
+		atomic_fetch_add(&q->stats.processed, (uint64_t)n);
 		return SL_OK;
 	}
-
-	enum sl_rc rc = SL_OK;
-	int i = 0;
-	size_t cap = (size_t)q->cfg.size;
-	pthread_mutex_lock(&q->mtx);
-	while (i < n) {
-		if (q->stopping || q->abort) {
-			rc = SL_ERR_SHUTDOWN;
-			break;
-		}
-		size_t limit = fc == FLOW_DELAY ? (size_t)q->cfg.full_delay_mark : cap;
-		if (q->count >= limit) {
-			atomic_fetch_add(&q->stats.full, 1);
-			if (fc == FLOW_DELAY) {
-				/* Back-pressure: the input waits, so the sender waits. */
-				struct timespec ts;
-				deadline_after(&ts, 1000);
-				pthread_cond_timedwait(&q->not_full, &q->mtx, &ts);
-				continue;
-			}
-			/* Cannot wait: wait at most timeoutEnqueue, then discard. */
-			struct timespec ts;
-			deadline_after(&ts, q->cfg.timeout_enqueue);
-			if (pthread_cond_timedwait(&q->not_full, &q->mtx, &ts) == ETIMEDOUT &&
-			    q->count >= cap)
-				break;
-			continue;
-		}
-		size_t room = limit - q->count;
-		while (room-- > 0 && i < n) {
-			struct msg *m = msgs[i++];
-			if (q->cfg.discard_mark > 0 && q->count >= (size_t)q->cfg.discard_mark &&
-			    q->cfg.discard_severity < 8) {
-				/* Severity is known only after parsing; the PRI is
-				 * parsed by the worker, so discardMark applies to
-				 * unparsed messages by their raw PRI (TODO #4). */
-			}
-			store_put(q, m);
-		}
-		pthread_cond_signal(&q->not_empty);
-	}
-	size_t cnt = q->count;
-	pthread_mutex_unlock(&q->mtx);
-	if (cnt > atomic_load(&q->stats.max_size))
-		atomic_store(&q->stats.max_size, cnt);
-	atomic_fetch_add(&q->stats.enqueued, (uint64_t)i);
+	enum sl_rc rc;
+	int i = queue_enqueue_some(q, msgs, n, fc, &rc);
 	if (i < n) {
 		uint64_t lost = (uint64_t)(n - i);
 		if (rc == SL_ERR_SHUTDOWN)
 			atomic_fetch_add(&q->stats.discarded_shutdown, lost);
+		else if (rc == SL_ERR_AGAIN || rc == SL_ERR_IO)
+			atomic_fetch_add(&q->stats.discarded_disk, lost);
 		else
 			atomic_fetch_add(&q->stats.discarded_full, lost);
 		for (; i < n; i++)
 			msg_release(msgs[i]);
 	}
-	if (rc == SL_OK)
-		pthread_cond_broadcast(&q->not_empty);
 	return rc;
 }
 
 size_t queue_size(struct queue *q)
 {
 	pthread_mutex_lock(&q->mtx);
-	size_t n = q->count + q->in_flight;
+	size_t n = q->count + q->in_flight + disk_count(q);
 	pthread_mutex_unlock(&q->mtx);
 	return n;
+}
+
+/* At stop, with the lock held and the workers gone: persist what is
+ * left (handed-back batches first, then the memory part) or count it. */
+static void persist_or_discard(struct queue *q)
+{
+	size_t nh = q->held ? q->held->n : 0;
+	size_t total = nh + q->count;
+	if (total == 0)
+		return;
+	struct msg **all = malloc(total * sizeof(*all));
+	if (!all) {
+		sl_err("queue %s: out of memory at stop; %zu messages lost", q->name, total);
+		return;
+	}
+	if (nh)
+		memcpy(all, q->held->m, nh * sizeof(*all));
+	if (q->held)
+		q->held->n = 0;
+	store_take(q, all + nh, q->count);
+	size_t saved = 0;
+	bool persist = q->disk && (q->cfg.save_on_shutdown || q->cfg.type == QUEUE_DISK);
+	if (persist) {
+		bool full = false;
+		saved = (size_t)dq_put(q->disk, all, (int)total, &full);
+		atomic_fetch_add(&q->stats.saved, saved);
+		sl_info("queue %s: %zu messages saved to disk for the next start", q->name, saved);
+	}
+	if (saved < total) {
+		sl_err("queue %s: %zu messages could not be delivered before the stop and are "
+		       "discarded (%s)", q->name, total - saved,
+		       q->disk ? "the disk part is full or failing"
+			       : "no disk part: set queue.filename and queue.saveOnShutdown to keep them");
+		atomic_fetch_add(&q->stats.discarded_shutdown, total - saved);
+	}
+	for (size_t i = 0; i < total; i++)
+		msg_release(all[i]);
+	free(all);
 }
 
 void queue_drain_and_stop(struct queue *q)
 {
 	if (q->cfg.type == QUEUE_DIRECT || !q->threads)
-		return;
+		goto close_disk;
 	pthread_mutex_lock(&q->mtx);
 	q->stopping = true;
 	pthread_cond_broadcast(&q->not_empty);
 	pthread_cond_broadcast(&q->not_full);
-	size_t last = q->count + q->in_flight;
-	uint64_t since = now_ms();
-	while (q->count + q->in_flight > 0) {
+	/* With a disk part, what is left is kept on disk: wait at most
+	 * timeoutShutdown. Without one, wait while there is progress. */
+	bool bounded = q->disk && (q->cfg.save_on_shutdown || q->cfg.type == QUEUE_DISK);
+	/* without a disk part: timeoutShutdown, then timeoutActionCompletion
+	 * for the batch in progress, both counted from the last progress */
+	uint64_t window = (uint64_t)q->cfg.timeout_shutdown +
+			  (bounded ? 0 : (uint64_t)q->cfg.timeout_action_completion);
+	size_t last = q->count + q->in_flight + disk_count(q);
+	uint64_t start = now_ms(), since = start;
+	while (q->count + q->in_flight + disk_count(q) > 0) {
 		struct timespec ts;
-		deadline_after(&ts, 100);
+		deadline_after(&ts, 50);
 		pthread_cond_timedwait(&q->drained, &q->mtx, &ts);
-		size_t cur = q->count + q->in_flight;
+		size_t cur = q->count + q->in_flight + disk_count(q);
+		uint64_t now = now_ms();
 		if (cur < last) {
 			last = cur;
-			since = now_ms();
-		} else if (now_ms() - since > (uint64_t)q->cfg.timeout_shutdown) {
-			break;
+			since = now;
 		}
-	}
-	size_t left = q->count;
-	if (left) {
-		sl_err("queue %s: no progress for %lld ms at shutdown; discarding %zu messages "
-		       "(queue.timeoutShutdown)", q->name, (long long)q->cfg.timeout_shutdown, left);
-		q->abort = true;
-		struct msg *m;
-		while (store_take(q, &m, 1) == 1)
-			msg_release(m);
-		atomic_fetch_add(&q->stats.discarded_shutdown, left);
+		if (now - (bounded ? start : since) > window)
+			break;
 	}
 	q->abort = true;
+	atomic_store(&q->abort_flag, true);
 	pthread_cond_broadcast(&q->not_empty);
+	pthread_cond_broadcast(&q->not_full);
 	pthread_mutex_unlock(&q->mtx);
 	for (int i = 0; i < q->n_workers; i++)
 		pthread_join(q->threads[i], NULL);
-	for (int i = 0; i < q->n_workers; i++)
+	/* The workers' open transactions: commit them here (a suspended
+	 * action gives up at once, since the queue is aborted). */
+	atomic_bool *saved_flag = tls_abort;
+	tls_abort = &q->abort_flag;
+	for (int i = 0; i < q->n_workers; i++) {
+		q->workers[i]->requeue = false;
 		worker_commit_all(q->workers[i]);
+	}
+	tls_abort = saved_flag;
+	pthread_mutex_lock(&q->mtx);
+	persist_or_discard(q);
+	pthread_mutex_unlock(&q->mtx);
+close_disk:
+	if (q->disk) {
+		pthread_mutex_lock(&q->mtx);
+		dq_close(q->disk);
+		q->disk = NULL;
+		pthread_mutex_unlock(&q->mtx);
+	}
 }
 
 void queue_destroy(struct queue *q)
 {
 	if (!q)
 		return;
+	pthread_mutex_lock(&reg_mtx);
+	for (struct queue **pp = &reg_first; *pp; pp = &(*pp)->next_all)
+		if (*pp == q) {
+			*pp = q->next_all;
+			break;
+		}
+	pthread_mutex_unlock(&reg_mtx);
+	if (q->disk) {
+		dq_close(q->disk);
+		q->disk = NULL;
+	}
 	for (int i = 0; i < q->n_workers; i++)
 		worker_destroy(q->workers[i]);
 	free(q->workers);
@@ -539,6 +905,12 @@ void queue_destroy(struct queue *q)
 	struct msg *m;
 	while (q->count && store_take(q, &m, 1) == 1)
 		msg_release(m);
+	if (q->held) {
+		for (size_t i = 0; i < q->held->n; i++)
+			msg_release(q->held->m[i]);
+		free(q->held->m);
+		free(q->held);
+	}
 	free(q->ring);
 	while (q->first) {
 		struct queue_chunk *c = q->first;
@@ -552,4 +924,22 @@ void queue_destroy(struct queue *q)
 	queue_cfg_free(&q->cfg);
 	free(q->name);
 	free(q);
+}
+
+#define LD(x) (unsigned long long)atomic_load(&q->stats.x)
+
+int queue_stats_format(struct queue *q, char *buf, size_t len)
+{
+	size_t mem = q->count, infl = q->in_flight; /* racy reads: statistics only */
+	return snprintf(buf, len,
+			"size=%llu mem=%zu inflight=%zu maxsize=%llu enqueued=%llu processed=%llu "
+			"full=%llu discarded.full=%llu discarded.nf=%llu discarded.shutdown=%llu "
+			"discarded.disk=%llu disk.size=%llu disk.bytes=%llu disk.written=%llu "
+			"disk.read=%llu disk.full=%llu disk.corrupt=%llu disk.errors=%llu "
+			"disk.loaded=%llu disk.saved=%llu requeued=%llu spills=%llu",
+			(unsigned long long)(mem + infl) + LD(disk_size), mem, infl, LD(max_size),
+			LD(enqueued), LD(processed), LD(full), LD(discarded_full), LD(discarded_nf),
+			LD(discarded_shutdown), LD(discarded_disk), LD(disk_size), LD(disk_bytes),
+			LD(disk_written), LD(disk_read), LD(disk_full), LD(disk_corrupt),
+			LD(disk_errors), LD(loaded), LD(saved), LD(requeued), LD(spills));
 }

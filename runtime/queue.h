@@ -19,12 +19,12 @@
 #ifndef SLUICE_QUEUE_H
 #define SLUICE_QUEUE_H
 
+#include "sluice.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "sluice.h"
 #include "input.h"
 
 struct msg;
@@ -102,6 +102,7 @@ struct queue_stats {
 };
 
 struct queue_chunk;
+struct held;
 
 struct queue {
 	char *name;
@@ -123,6 +124,7 @@ struct queue {
 	size_t in_flight;      /* messages taken by workers, not yet done */
 	/* disk part: Disk queues, and DA queues (memory + disk) */
 	struct dq *disk;
+	struct held *held;     /* batches handed back at shutdown */
 	bool is_da;            /* memory queue with a disk part */
 	bool spilling;         /* DA: new messages go to the disk part */
 	bool stopping;         /* draining: no more waiting for new messages */
@@ -146,6 +148,16 @@ enum sl_rc queue_start(struct queue *q);
 /* Enqueue a batch (ownership of the references passes to the queue in
  * every case; what cannot be queued is discarded and counted). */
 enum sl_rc queue_enqueue(struct queue *q, struct msg **msgs, int n, enum flow_ctl fc);
+/* The same, but the caller keeps the references of the messages that
+ * were not taken: returns how many (a prefix of msgs) the queue took;
+ * *rc says why it stopped short. */
+int queue_enqueue_some(struct queue *q, struct msg **msgs, int n, enum flow_ctl fc,
+		       enum sl_rc *rc);
+/* True on a queue worker thread whose queue is being aborted at stop:
+ * retry loops and waits for room give up. */
+bool queue_thread_aborting(void);
+/* Set the flag queue_thread_aborting() reads for this thread. */
+void queue_thread_set_abort_flag(atomic_bool *flag);
 /* Stop: drain what is queued while the queue makes progress; after
  * cfg.timeout_shutdown ms without progress, abort the workers (a retry
  * loop of a suspended action gives up and hands its batch back). What

@@ -19,10 +19,10 @@
 #ifndef SLUICE_QUEUE_DISK_H
 #define SLUICE_QUEUE_DISK_H
 
+#include "sluice.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
-#include "sluice.h"
 #include "sbuf.h"
 
 struct msg;

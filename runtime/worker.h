@@ -16,6 +16,13 @@ struct act_wrk {
 	void *mod_wrk;       /* the output module's per-worker data */
 	bool in_tx;          /* a transaction is open */
 	bool created;
+	/* messages of the open transaction (references), for per-message
+	 * results, action.errorFile and retries; reused, never shrunk */
+	struct msg **tx_msgs;
+	int tx_n, tx_cap;
+	/* messages collected for the action's own queue (references) */
+	struct msg **pend;
+	int pend_n, pend_cap;
 };
 
 struct worker {
@@ -25,6 +32,10 @@ struct worker {
 	int n_acts;
 	struct action **open_tx; /* actions with an open transaction */
 	int n_open;
+	/* Set by a consumer (action code) when it could not finish its batch
+	 * because the queue is being aborted at stop: the queue keeps the
+	 * whole batch (persists it or counts it). Reset by the queue. */
+	bool requeue;
 };
 
 struct worker *worker_create(void);

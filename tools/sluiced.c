@@ -1,5 +1,7 @@
 /* sluiced.c — the daemon: options, configuration check, daemonizing, the
- * pid file, and the signal loop (SIGTERM/SIGINT stop, SIGHUP reopens).
+ * pid file, privilege dropping after the listeners are bound, and the
+ * signal loop (SIGTERM/SIGINT stop, SIGHUP reopens, SIGUSR1 dumps the
+ * statistics to stderr).
  *
  * Threading: the main thread blocks the signals before any other thread
  * exists (so every thread inherits the mask) and then waits for them with
@@ -13,7 +15,12 @@
 #include "log.h"
 #include "module.h"
 
+#include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -23,8 +30,19 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
+#ifdef HAVE_GNUTLS
+#include <gnutls/gnutls.h>
+#endif
+#ifdef HAVE_PCRE2
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#endif
 
 extern atomic_bool sl_shutdown_requested;
+/* runtime/queue.c (declared in queue.h); weak so that a core without
+ * statistics still links. */
+extern void stats_dump(FILE *f) __attribute__((weak));
 
 static void usage(FILE *f)
 {
@@ -36,27 +54,119 @@ static void usage(FILE *f)
 		"  -N LEVEL    check the configuration and exit (non-zero on any error)\n"
 		"  -M MODDIR   directory of loadable modules\n"
 		"  -d          debug output\n"
-		"  -v          print the version and exit\n",
+		"  -v          print the version, the modules found and the libraries, and exit\n",
 		SLUICE_SYSCONFDIR);
 }
 
-static void version(void)
+/* Loadable modules in `dir`: either DIR/NAME.so or, in the build tree,
+ * DIR/NAME/.libs/NAME.so. Prints name and description of each. */
+static int list_modules_in(const char *dir, bool build_tree)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	if (!d)
+		return 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		char path[PATH_MAX];
+		size_t l = strlen(de->d_name);
+		if (de->d_name[0] == '.')
+			continue;
+		if (build_tree)
+			snprintf(path, sizeof(path), "%s/%s/.libs/%s.so", dir, de->d_name, de->d_name);
+		else if (l > 3 && !strcmp(de->d_name + l - 3, ".so"))
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		else
+			continue;
+		if (access(path, R_OK) != 0)
+			continue;
+		void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+		const struct module *m = h ? dlsym(h, SLUICE_MODULE_SYMBOL) : NULL;
+		if (m && m->abi == SLUICE_MODULE_ABI)
+			printf("  %-16s %s (%s)\n", m->name, m->description ? m->description : "", path);
+		else
+			printf("  %-16s not usable: %s\n", de->d_name, h ? "no sluice module symbol or other ABI" : dlerror());
+		n++;
+		if (h)
+			dlclose(h);
+	}
+	closedir(d);
+	return n;
+}
+
+static void version(const char *moddir)
 {
 	printf("sluiced %s (module ABI %d)\n", PACKAGE_VERSION, SLUICE_MODULE_ABI);
-	printf("built-in modules: omfile, pmrfc5424, pmrfc3164\n");
-	printf("loadable modules: imtcp\n");
-	printf("TLS: %s, PCRE2: %s\n",
+	printf("built-in modules:\n  omfile, pmrfc5424, pmrfc3164\n");
+	printf("loadable modules:\n");
+	int n = 0;
+	const char *env = getenv("SLUICE_MODDIR");
+	if (moddir)
+		n += list_modules_in(moddir, false);
+	if (env && *env)
+		n += list_modules_in(env, false);
+	char exe[PATH_MAX];
+	ssize_t el = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (el > 0) {
+		exe[el] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			char dir[PATH_MAX + 16];
+			*slash = '\0';
+			snprintf(dir, sizeof(dir), "%s/../plugins", exe);
+			n += list_modules_in(dir, true);
+		}
+	}
+	n += list_modules_in(SLUICE_PKGLIBDIR, false);
+	if (!n)
+		printf("  (none found)\n");
+	printf("libraries:\n  zlib %s\n", zlibVersion());
 #ifdef HAVE_GNUTLS
-	       "gnutls",
+	printf("  gnutls %s (TLS)\n", GNUTLS_VERSION);
 #else
-	       "no",
+	printf("  TLS: no\n");
 #endif
 #ifdef HAVE_PCRE2
-	       "yes"
+	printf("  pcre2 %d.%d (regular expressions)\n", PCRE2_MAJOR, PCRE2_MINOR);
 #else
-	       "no"
+	printf("  pcre2: no (POSIX regex)\n");
 #endif
-	);
+	printf("  libfastjson, libestr\n");
+}
+
+/* Drop privileges as global(privDrop.*) / $PrivDropTo... say; called
+ * after every listener is bound. Threads already running change too
+ * (glibc applies set*id to the whole process). */
+static int drop_privileges(void)
+{
+	if (glbl.privdrop_gid >= 0) {
+		gid_t g = (gid_t)glbl.privdrop_gid;
+		if (!glbl.privdrop_keep_supplemental && setgroups(1, &g) != 0) {
+			sl_err("cannot drop supplementary groups: %s", strerror(errno));
+			return -1;
+		}
+		if (setgid(g) != 0) {
+			sl_err("cannot change to group %d: %s", (int)g, strerror(errno));
+			return -1;
+		}
+		sl_info("changed group to %d", (int)g);
+	}
+	if (glbl.privdrop_uid >= 0) {
+		uid_t u = (uid_t)glbl.privdrop_uid;
+		if (glbl.privdrop_gid < 0 && !glbl.privdrop_keep_supplemental) {
+			struct passwd *pw = getpwuid(u);
+			if (pw && initgroups(pw->pw_name, pw->pw_gid) != 0) {
+				sl_err("cannot set the groups of user %s: %s", pw->pw_name, strerror(errno));
+				return -1;
+			}
+		}
+		if (setuid(u) != 0) {
+			sl_err("cannot change to user %d: %s", (int)u, strerror(errno));
+			return -1;
+		}
+		sl_info("changed user to %d", (int)u);
+	}
+	return 0;
 }
 
 static int write_pidfile(const char *path)
@@ -120,6 +230,8 @@ int main(int argc, char **argv)
 	const char *pidfile = "/run/sluiced.pid";
 	bool foreground = false;
 	int check_level = 0;
+	bool want_version = false;
+	const char *moddir = NULL;
 	int opt;
 
 	while ((opt = getopt(argc, argv, "nf:i:N:M:dvh")) != -1) {
@@ -128,9 +240,9 @@ int main(int argc, char **argv)
 		case 'f': conf = optarg; break;
 		case 'i': pidfile = optarg; break;
 		case 'N': check_level = atoi(optarg); if (check_level < 1) check_level = 1; break;
-		case 'M': module_set_dir(optarg); break;
+		case 'M': module_set_dir(optarg); moddir = optarg; break;
 		case 'd': sl_debug_on = 1; glbl.debug = 1; break;
-		case 'v': version(); return 0;
+		case 'v': want_version = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -138,6 +250,10 @@ int main(int argc, char **argv)
 	if (optind < argc) {
 		usage(stderr);
 		return 2;
+	}
+	if (want_version) {
+		version(moddir);
+		return 0;
 	}
 	tzset();
 
@@ -177,6 +293,14 @@ int main(int argc, char **argv)
 			unlink(pidfile);
 		return 1;
 	}
+	if (drop_privileges() != 0) {
+		atomic_store(&sl_shutdown_requested, true);
+		conf_stop();
+		conf_destroy();
+		if (strcmp(pidfile, "NONE") != 0)
+			unlink(pidfile);
+		return 1;
+	}
 	if (notify_fd >= 0) {
 		char c = 0;
 		if (write(notify_fd, &c, 1) != 1) {
@@ -200,6 +324,14 @@ int main(int argc, char **argv)
 		if (sig == SIGHUP) {
 			sl_info("SIGHUP: reopening output files");
 			conf_hup();
+		}
+		if (sig == SIGUSR1) {
+			if (stats_dump) {
+				sl_info("SIGUSR1: statistics follow");
+				stats_dump(stderr);
+			} else {
+				sl_info("SIGUSR1: this build has no statistics");
+			}
 		}
 		conf_tick();
 	}

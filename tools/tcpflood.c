@@ -17,6 +17,9 @@
  *   TLS: add -DHAVE_GNUTLS $(pkg-config --cflags --libs gnutls)
  */
 #define _GNU_SOURCE
+#ifdef HAVE_CONFIG_H
+#include "config.h" /* HAVE_GNUTLS */
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>

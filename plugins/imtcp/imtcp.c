@@ -1,29 +1,34 @@
-/* imtcp.c — the plain TCP syslog input (rsyslog's imtcp, 8.2302
- * semantics): listeners, sessions, LF and octet-counted framing, and
+/* imtcp.c — the TCP syslog input (rsyslog's imtcp, 8.2302 semantics):
+ * listeners, sessions, plain TCP or TLS (gnutls, through netstrm.h), LF
+ * and octet-counted framing (runtime/framing.c, shared with imptcp), and
  * batched submission of the raw frames to the ruleset's queue.
  *
- * Framing follows rsyslog's tcps_sess.c state machine, checked against
- * rsyslogd 8.2302 (see REFERENCE-rsyslog.md §7):
- *  - a frame starting with a digit is octet-counted ("LEN SP MSG") when
- *    supportOctetCountedFraming is on; a count < 1 drops the digits and
- *    continues LF-framed; a count > maxFrameSize keeps the digits and
- *    continues LF-framed; a non-SP terminator is dropped (and logged);
- *  - LF (unless disableLFDelimiter) and addtlFrameDelimiter end LF frames;
- *  - a frame longer than global maxMessageSize is cut at that size, the
- *    byte at the cut is dropped (as rsyslog does) and the rest becomes a
- *    new message (both framings), or the rest is discarded up to the end
- *    of the frame with discardTruncatedMsg="on";
- *  - empty frames are dropped; at EOF an unterminated LF frame is
- *    submitted, an incomplete octet-counted frame is dropped (logged).
+ * TLS: streamDriver.mode=1 with streamDriver.name="gtls" (or
+ * global(defaultNetstreamDriver="gtls")); the certificate files come from
+ * the input, else the module, else global(defaultNetstreamDriver*File).
+ * Handshakes are non-blocking steps in the same epoll loop: a client that
+ * stalls mid-handshake holds one session slot until the handshake timeout
+ * (IMTCP_HANDSHAKE_TIMEOUT_S) and nothing else. Handshake and
+ * authentication failures are logged with the peer's IP and the reason,
+ * and counted.
+ *
+ * Hardening: the framer checks an octet count against maxFrameSize before
+ * it stores a byte and never stores more than maxMessageSize bytes of a
+ * frame; sessions beyond maxSessions are refused at accept (counted, logged
+ * at most once a second); reads are non-blocking, so slow, idle or
+ * half-open peers cost a session slot and nothing else (keepAlive finds
+ * dead peers). At shutdown an input with refusals or errors logs its
+ * counters.
  *
  * Threading: every input() instance has its own server thread (in_run)
  * with one epoll set over its listeners, an eventfd for in_stop, and its
  * sessions. Sessions, batch and read buffer belong to that thread alone;
- * the only cross-thread data are the `stopping` flag and the statistics
- * (atomics). in_start / in_stop / in_destroy run on the main thread.
+ * the TLS context is read-only after in_create; the only cross-thread
+ * data are the `stopping` flag and the statistics (atomics). in_create /
+ * in_start / in_stop / in_destroy run on the main thread.
  *
- * TODO(#5): TLS (streamDriver.mode=1 via gnutls) slots in at sess_recv();
- * the poll() backend for systems without epoll; reverse DNS for fromhost
+ * TODO(#5): workerThreads (several epoll threads per input); the poll()
+ * backend for systems without epoll; reverse DNS for fromhost
  * (net.enableDNS; fromhost is the IP for now); defaultTZ; rate limiting;
  * notifyOnConnectionOpen/Close messages.
  */
@@ -41,6 +46,8 @@
 #include <netdb.h>
 #include "ast.h"
 #include "datetime.h"
+#include "framing.h"
+#include "netstrm.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -59,7 +66,8 @@
 #define IMTCP_BATCH 1024             /* messages per input_submit() */
 #define IMTCP_MAX_LISTENERS 16       /* sockets per input (addresses) */
 #define IMTCP_EVENTS 256
-#define IMTCP_OCTET_COUNT_CAP 200000000 /* rsyslog stops growing the count here */
+#define IMTCP_HANDSHAKE_TIMEOUT_S 10  /* a TLS handshake must finish within this */
+#define IMTCP_READ_ROUNDS 16          /* TLS: buffers read per wake-up before yielding */
 
 /* ---- configuration ---- */
 
@@ -83,6 +91,7 @@ struct imtcp_mod_cfg {
 	struct param_array permitted_peer;
 	char *gnutls_prio;
 	bool preserve_case;
+	char *sd_cafile, *sd_keyfile, *sd_certfile;
 };
 
 #define MOFF(f) offsetof(struct imtcp_mod_cfg, f)
@@ -101,15 +110,18 @@ static const struct param_desc imtcp_mod_params[] = {
 	{ "keepAlive.probes", PARAM_INT, "0", 0, MOFF(ka_probes), "keep-alive probes (0 = OS default)" },
 	{ "keepAlive.time", PARAM_INT, "0", 0, MOFF(ka_time), "keep-alive idle time (0 = OS default)" },
 	{ "keepAlive.interval", PARAM_INT, "0", 0, MOFF(ka_intvl), "keep-alive interval (0 = OS default)" },
-	{ "streamDriver.mode", PARAM_INT, "0", 0, MOFF(sd_mode), "0 = plain TCP; TLS is issue #5" },
-	{ "streamDriver.authMode", PARAM_STRING, NULL, 0, MOFF(sd_authmode), "TLS (#5)" },
-	{ "streamDriver.permitExpiredCerts", PARAM_STRING, NULL, 0, MOFF(sd_permit_expired), "TLS (#5)" },
-	{ "streamDriver.name", PARAM_STRING, NULL, 0, MOFF(sd_name), "TLS (#5)" },
-	{ "streamDriver.CheckExtendedKeyPurpose", PARAM_BINARY, "off", 0, MOFF(sd_check_eku), "TLS (#5)" },
-	{ "streamDriver.PrioritizeSAN", PARAM_BINARY, "off", 0, MOFF(sd_prioritize_san), "TLS (#5)" },
-	{ "streamDriver.TlsVerifyDepth", PARAM_INT, "0", 0, MOFF(sd_verify_depth), "TLS (#5)" },
-	{ "permittedPeer", PARAM_ARRAY, NULL, 0, MOFF(permitted_peer), "TLS (#5)" },
-	{ "gnutlsPriorityString", PARAM_STRING, NULL, 0, MOFF(gnutls_prio), "TLS (#5)" },
+	{ "streamDriver.mode", PARAM_INT, "0", 0, MOFF(sd_mode), "0 = plain TCP, 1 = TLS" },
+	{ "streamDriver.authMode", PARAM_STRING, NULL, 0, MOFF(sd_authmode), "anon, x509/certvalid, x509/name or x509/fingerprint" },
+	{ "streamDriver.permitExpiredCerts", PARAM_STRING, NULL, 0, MOFF(sd_permit_expired), "on, off (default) or warn" },
+	{ "streamDriver.name", PARAM_STRING, NULL, 0, MOFF(sd_name), "gtls or ptcp (default: global defaultNetstreamDriver)" },
+	{ "streamDriver.CheckExtendedKeyPurpose", PARAM_BINARY, "off", 0, MOFF(sd_check_eku), "peer certificate must be for TLS client use" },
+	{ "streamDriver.PrioritizeSAN", PARAM_BINARY, "off", 0, MOFF(sd_prioritize_san), "x509/name: ignore the CN when a dNSName exists" },
+	{ "streamDriver.TlsVerifyDepth", PARAM_INT, "0", 0, MOFF(sd_verify_depth), "max certificate chain depth (0 = gnutls default)" },
+	{ "streamDriver.cafile", PARAM_STRING, NULL, 0, MOFF(sd_cafile), "CA certificates (PEM)" },
+	{ "streamDriver.keyfile", PARAM_STRING, NULL, 0, MOFF(sd_keyfile), "own key (PEM)" },
+	{ "streamDriver.certfile", PARAM_STRING, NULL, 0, MOFF(sd_certfile), "own certificate (PEM)" },
+	{ "permittedPeer", PARAM_ARRAY, NULL, 0, MOFF(permitted_peer), "peers allowed by x509/name or x509/fingerprint" },
+	{ "gnutlsPriorityString", PARAM_STRING, NULL, 0, MOFF(gnutls_prio), "gnutls priority string" },
 	{ "preserveCase", PARAM_BINARY, "on", 0, MOFF(preserve_case), "keep the case of fromhost" },
 };
 static const struct param_table imtcp_mod_table = PARAM_TABLE(imtcp_mod_params, struct imtcp_mod_cfg);
@@ -143,6 +155,7 @@ struct imtcp_inst_cfg {
 	char *sd_cafile, *sd_keyfile, *sd_certfile;
 	char *gnutls_prio;
 	bool sd_check_eku, sd_prioritize_san;
+	struct param_array permitted_peer;
 };
 
 #define IOFF(f) offsetof(struct imtcp_inst_cfg, f)
@@ -163,17 +176,18 @@ static const struct param_desc imtcp_inst_params[] = {
 	{ "preserveCase", PARAM_BINARY, "on", 0, IOFF(preserve_case), "keep the case of fromhost" },
 	{ "listenPortFileName", PARAM_STRING, NULL, 0, IOFF(listen_port_file), "write the bound port here" },
 	{ "defaultTZ", PARAM_STRING, NULL, 0, IOFF(default_tz), "accepted; not implemented yet (#5)" },
-	{ "streamDriver.mode", PARAM_INT, "0", 0, IOFF(sd_mode), "0 = plain TCP; TLS is issue #5" },
-	{ "streamDriver.authMode", PARAM_STRING, NULL, 0, IOFF(sd_authmode), "TLS (#5)" },
-	{ "streamDriver.permitExpiredCerts", PARAM_STRING, NULL, 0, IOFF(sd_permit_expired), "TLS (#5)" },
-	{ "streamDriver.name", PARAM_STRING, NULL, 0, IOFF(sd_name), "TLS (#5)" },
-	{ "streamDriver.CheckExtendedKeyPurpose", PARAM_BINARY, "off", 0, IOFF(sd_check_eku), "TLS (#5)" },
-	{ "streamDriver.PrioritizeSAN", PARAM_BINARY, "off", 0, IOFF(sd_prioritize_san), "TLS (#5)" },
-	{ "streamDriver.TlsVerifyDepth", PARAM_INT, "0", 0, IOFF(sd_verify_depth), "TLS (#5)" },
-	{ "streamDriver.cafile", PARAM_STRING, NULL, 0, IOFF(sd_cafile), "TLS (#5)" },
-	{ "streamDriver.keyfile", PARAM_STRING, NULL, 0, IOFF(sd_keyfile), "TLS (#5)" },
-	{ "streamDriver.certfile", PARAM_STRING, NULL, 0, IOFF(sd_certfile), "TLS (#5)" },
-	{ "gnutlsPriorityString", PARAM_STRING, NULL, 0, IOFF(gnutls_prio), "TLS (#5)" },
+	{ "streamDriver.mode", PARAM_INT, "0", 0, IOFF(sd_mode), "0 = plain TCP, 1 = TLS" },
+	{ "streamDriver.authMode", PARAM_STRING, NULL, 0, IOFF(sd_authmode), "anon, x509/certvalid, x509/name or x509/fingerprint" },
+	{ "streamDriver.permitExpiredCerts", PARAM_STRING, NULL, 0, IOFF(sd_permit_expired), "on, off (default) or warn" },
+	{ "streamDriver.name", PARAM_STRING, NULL, 0, IOFF(sd_name), "gtls or ptcp (default: global defaultNetstreamDriver)" },
+	{ "streamDriver.CheckExtendedKeyPurpose", PARAM_BINARY, "off", 0, IOFF(sd_check_eku), "peer certificate must be for TLS client use" },
+	{ "streamDriver.PrioritizeSAN", PARAM_BINARY, "off", 0, IOFF(sd_prioritize_san), "x509/name: ignore the CN when a dNSName exists" },
+	{ "streamDriver.TlsVerifyDepth", PARAM_INT, "0", 0, IOFF(sd_verify_depth), "max certificate chain depth (0 = gnutls default)" },
+	{ "streamDriver.cafile", PARAM_STRING, NULL, 0, IOFF(sd_cafile), "CA certificates (PEM; default: global defaultNetstreamDriverCAFile)" },
+	{ "streamDriver.keyfile", PARAM_STRING, NULL, 0, IOFF(sd_keyfile), "own key (PEM; default: global defaultNetstreamDriverKeyFile)" },
+	{ "streamDriver.certfile", PARAM_STRING, NULL, 0, IOFF(sd_certfile), "own certificate (PEM; default: global defaultNetstreamDriverCertFile)" },
+	{ "permittedPeer", PARAM_ARRAY, NULL, 0, IOFF(permitted_peer), "peers allowed by x509/name or x509/fingerprint" },
+	{ "gnutlsPriorityString", PARAM_STRING, NULL, 0, IOFF(gnutls_prio), "gnutls priority string" },
 	{ "keepAlive", PARAM_BINARY, "off", 0, IOFF(keepalive), "enable TCP keep-alive" },
 	{ "keepAlive.probes", PARAM_INT, "0", 0, IOFF(ka_probes), "keep-alive probes" },
 	{ "keepAlive.time", PARAM_INT, "0", 0, IOFF(ka_time), "keep-alive idle time" },
@@ -195,23 +209,16 @@ struct ev_src {
 	int fd;
 };
 
-enum sess_state {
-	ST_START,   /* at the start of a frame */
-	ST_COUNT,   /* reading the octet count */
-	ST_MSG,     /* inside a frame */
-	ST_TRUNC,   /* discarding the rest of an oversize frame */
-};
-
 struct imtcp_session {
 	struct ev_src ev;
+	struct imtcp_input *in;
 	struct msg_origin *origin;      /* one reference, released on close */
-	enum sess_state state;
-	bool octet;                     /* current frame is octet-counted */
-	bool truncation_logged;
-	bool framing_error_logged;
-	int64_t count;                  /* ST_COUNT: count so far; else bytes left */
-	char *carry;                    /* partial frame; capacity max_msg */
-	size_t carry_len;
+	struct netstrm *ns;             /* TLS only (owns the fd then); NULL for plain TCP */
+	bool handshaking;               /* TLS handshake not done yet */
+	uint32_t ev_mask;               /* events registered with epoll */
+	time_t hs_deadline;
+	struct framing_state fr;
+	struct framing_sink sink;
 	char peer[NET_IP_MAX];
 	struct imtcp_session *prev, *next;
 };
@@ -220,10 +227,11 @@ struct imtcp_stats {
 	atomic_uint_fast64_t submitted;
 	atomic_uint_fast64_t sessions_opened;
 	atomic_uint_fast64_t sessions_closed;
-	atomic_uint_fast64_t sessions_refused;
-	atomic_uint_fast64_t truncated;
-	atomic_uint_fast64_t framing_errors;
-	atomic_uint_fast64_t discarded_nomem;
+	atomic_uint_fast64_t sessions_refused;     /* maxSessions reached */
+	atomic_uint_fast64_t tls_established;
+	atomic_uint_fast64_t tls_failed;           /* handshake or authentication refused */
+	atomic_uint_fast64_t tls_timeout;          /* handshake not done in time */
+	atomic_uint_fast64_t read_errors;
 };
 
 struct imtcp_input {
@@ -232,17 +240,23 @@ struct imtcp_input {
 	const char *inputname;          /* cfg->name or "imtcp"; owned here */
 	char who[96];                   /* "imtcp NAME port P" for log lines */
 	enum flow_ctl fc;
-	size_t max_msg;                 /* glbl.max_msg_size at start */
-	unsigned addtl_delim;           /* 0..255, or 256 = none */
+	struct framing_cfg fcfg;        /* set at in_start */
+	struct framing_stats fstats;
+	struct netstrm_ctx *tls;        /* NULL for plain TCP */
 	struct ev_src listeners[IMTCP_MAX_LISTENERS];
 	int n_listeners;
 	struct ev_src wake;             /* eventfd written by in_stop */
 	int epfd;
 	atomic_bool stopping;
 	int n_sessions;
+	int n_handshaking;
 	struct imtcp_session *sessions;
 	time_t last_refusal_log;
+	time_t tls_log_sec;             /* rate limit of TLS failure lines */
+	int tls_log_n;
 	char *rbuf;                     /* IMTCP_READ_SIZE, in_run only */
+	const struct syslog_time *cur_t; /* reception time of the current read */
+	time_t cur_tt;
 	struct msg *batch[IMTCP_BATCH];
 	int n_batch;
 	struct imtcp_stats stats;
@@ -272,6 +286,12 @@ static struct cfg_param *find_param(struct cfg_obj *o, const char *name)
 	return NULL;
 }
 
+static const struct cfg_pos *param_pos(struct cfg_obj *o, const char *name)
+{
+	struct cfg_param *p = find_param(o, name);
+	return p ? &p->pos : &o->pos;
+}
+
 /* Input parameters not given take the module()'s value (rsyslog's
  * createInstance copies loadModConf). */
 static void inherit_module_defaults(struct imtcp_inst_cfg *c, const struct imtcp_mod_cfg *m,
@@ -293,13 +313,75 @@ static void inherit_module_defaults(struct imtcp_inst_cfg *c, const struct imtcp
 	INHERIT("streamdriver.mode", sd_mode, sd_mode);
 	INHERIT("preservecase", preserve_case, preserve_case);
 	INHERIT("supportoctetcountedframing", supp_octet, octet_counted);
+	INHERIT("streamdriver.checkextendedkeypurpose", sd_check_eku, sd_check_eku);
+	INHERIT("streamdriver.prioritizesan", sd_prioritize_san, sd_prioritize_san);
+	INHERIT("streamdriver.tlsverifydepth", sd_verify_depth, sd_verify_depth);
 #undef INHERIT
+#define INHERIT_STR(pname, f) do { \
+		if (!find_param(o, pname) && m->f) { free(c->f); c->f = sl_xstrdup(m->f); } \
+	} while (0)
+	INHERIT_STR("streamdriver.authmode", sd_authmode);
+	INHERIT_STR("streamdriver.permitexpiredcerts", sd_permit_expired);
+	INHERIT_STR("streamdriver.name", sd_name);
+	INHERIT_STR("streamdriver.cafile", sd_cafile);
+	INHERIT_STR("streamdriver.keyfile", sd_keyfile);
+	INHERIT_STR("streamdriver.certfile", sd_certfile);
+	INHERIT_STR("gnutlspriorityString", gnutls_prio);
+#undef INHERIT_STR
+	if (!find_param(o, "permittedpeer") && m->permitted_peer.n > 0 && c->permitted_peer.n == 0) {
+		c->permitted_peer.v = sl_xcalloc((size_t)m->permitted_peer.n, sizeof(char *));
+		for (int i = 0; i < m->permitted_peer.n; i++)
+			c->permitted_peer.v[i] = sl_xstrdup(m->permitted_peer.v[i]);
+		c->permitted_peer.n = m->permitted_peer.n;
+	}
 }
 
-static const struct cfg_pos *param_pos(struct cfg_obj *o, const char *name)
+/* streamDriver.*: make the TLS context (mode 1), or check that plain TCP
+ * is what was asked for. Errors are reported at the parameter's line. */
+static int setup_stream_driver(struct imtcp_input *in, struct cfg_obj *o)
 {
-	struct cfg_param *p = find_param(o, name);
-	return p ? &p->pos : &o->pos;
+	struct imtcp_inst_cfg *c = in->cfg;
+	struct netstrm_cfg nc;
+	char err[512];
+
+	memset(&nc, 0, sizeof(nc));
+	nc.mode = (int)c->sd_mode;
+	nc.driver = c->sd_name ? c->sd_name : glbl.default_netstream_driver;
+	if (!netstrm_auth_parse(c->sd_authmode, &nc.auth)) {
+		cfg_error(param_pos(o, "streamdriver.authmode"), "imtcp: invalid streamDriver.authMode "
+			  "'%s' (expected anon, x509/certvalid, x509/name or x509/fingerprint)",
+			  c->sd_authmode);
+		return 1;
+	}
+	if (!netstrm_expired_parse(c->sd_permit_expired, &nc.permit_expired)) {
+		cfg_error(param_pos(o, "streamdriver.permitexpiredcerts"), "imtcp: invalid "
+			  "streamDriver.permitExpiredCerts '%s' (expected on, off or warn)",
+			  c->sd_permit_expired);
+		return 1;
+	}
+	nc.cafile = c->sd_cafile ? c->sd_cafile : glbl.default_netstream_ca_file;
+	nc.certfile = c->sd_certfile ? c->sd_certfile : glbl.default_netstream_cert_file;
+	nc.keyfile = c->sd_keyfile ? c->sd_keyfile : glbl.default_netstream_key_file;
+	nc.permitted = (const char *const *)c->permitted_peer.v;
+	nc.n_permitted = c->permitted_peer.n;
+	nc.priority = c->gnutls_prio;
+	nc.check_eku = c->sd_check_eku;
+	nc.prioritize_san = c->sd_prioritize_san;
+	nc.verify_depth = (int)c->sd_verify_depth;
+	nc.who = in->who;
+	struct netstrm_ctx *ctx = netstrm_ctx_create(&nc, true, err, sizeof(err));
+	if (ctx == NULL) {
+		const char *pn = find_param(o, "streamdriver.mode") ? "streamdriver.mode"
+								    : "streamdriver.name";
+		cfg_error(param_pos(o, pn), "imtcp: stream driver: %s", err);
+		return 1;
+	}
+	if (!netstrm_ctx_tls(ctx)) {
+		netstrm_ctx_destroy(ctx); /* plain TCP: the fast path needs no context */
+		return 0;
+	}
+	in->tls = ctx;
+	return 0;
 }
 
 static void *imtcp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_errors)
@@ -327,12 +409,6 @@ static void *imtcp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_err
 	if (c->addtl_delim < -1 || c->addtl_delim > 255) {
 		cfg_error(param_pos(o, "addtlframedelimiter"), "imtcp: addtlFrameDelimiter must be "
 			  "a byte value 0..255 (or -1 for none), is %lld", (long long)c->addtl_delim);
-		errs++;
-	}
-	if (c->sd_mode != 0) {
-		/* TODO(#5): TLS through gnutls. */
-		cfg_error(param_pos(o, "streamdriver.mode"), "imtcp: streamDriver.mode=%lld (TLS) is "
-			  "not supported yet by sluice (issue #5)", (long long)c->sd_mode);
 		errs++;
 	}
 	if (c->default_tz)
@@ -365,8 +441,9 @@ static void *imtcp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_err
 	snprintf(in->who, sizeof(in->who), "imtcp %s port %s", in->inputname,
 		 c->port ? c->port : "?");
 	in->fc = c->flow_control ? FLOW_DELAY : FLOW_NO_DELAY;
-	in->addtl_delim = c->addtl_delim < 0 ? 256u : (unsigned)c->addtl_delim;
+	errs += setup_stream_driver(in, o);
 	if (errs) {
+		netstrm_ctx_destroy(in->tls);
 		*n_errors += errs;
 		param_free(&imtcp_inst_table, c);
 		free(in);
@@ -376,17 +453,6 @@ static void *imtcp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_err
 }
 
 /* ---- sessions ---- */
-
-/* Read from a session. The one place a TLS layer plugs in (#5). Returns
- * what recv() returns. */
-static ssize_t sess_recv(struct imtcp_session *s, char *buf, size_t size)
-{
-	ssize_t n;
-	do
-		n = recv(s->ev.fd, buf, size, 0);
-	while (n < 0 && errno == EINTR);
-	return n;
-}
 
 static void batch_flush(struct imtcp_input *in)
 {
@@ -399,15 +465,14 @@ static void batch_flush(struct imtcp_input *in)
 	(void)input_submit(in->batch, n, in->fc);
 }
 
-/* Make a message of one frame and add it to the batch. */
-static void emit(struct imtcp_input *in, struct imtcp_session *s, const char *p, size_t len,
-		 const struct syslog_time *t, time_t tt)
+/* framing sink: make a message of one frame and add it to the batch. */
+static void sess_emit(void *ctx, const char *p, size_t len)
 {
-	if (len == 0)
-		return; /* empty frames are dropped, as rsyslog does */
-	struct msg *m = msg_create(p, len, s->origin, t, tt);
+	struct imtcp_session *s = ctx;
+	struct imtcp_input *in = s->in;
+	struct msg *m = msg_create(p, len, s->origin, in->cur_t, in->cur_tt);
 	if (SL_UNLIKELY(m == NULL)) {
-		atomic_fetch_add_explicit(&in->stats.discarded_nomem, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&in->fstats.discarded_nomem, 1, memory_order_relaxed);
 		return;
 	}
 	in->batch[in->n_batch++] = m;
@@ -415,269 +480,29 @@ static void emit(struct imtcp_input *in, struct imtcp_session *s, const char *p,
 		batch_flush(in);
 }
 
-static bool carry_append(struct imtcp_input *in, struct imtcp_session *s, const char *p, size_t n)
+/* Cut one read into frames with one reception time. */
+static void sess_feed(struct imtcp_input *in, struct imtcp_session *s, const char *p, size_t n)
 {
-	if (s->carry == NULL) {
-		s->carry = malloc(in->max_msg ? in->max_msg : 1);
-		if (s->carry == NULL)
-			return false;
-	}
-	memcpy(s->carry + s->carry_len, p, n);
-	s->carry_len += n;
-	return true;
-}
-
-static void emit_carry(struct imtcp_input *in, struct imtcp_session *s,
-		       const struct syslog_time *t, time_t tt)
-{
-	emit(in, s, s->carry, s->carry_len, t, tt);
-	s->carry_len = 0;
-}
-
-/* Count a framing error; log the first of each session (with the peer). */
-static void SL_PRINTF(3, 4) framing_error(struct imtcp_input *in, struct imtcp_session *s,
-					  const char *fmt, ...)
-{
-	atomic_fetch_add_explicit(&in->stats.framing_errors, 1, memory_order_relaxed);
-	if (s->framing_error_logged)
-		return;
-	s->framing_error_logged = true;
-	char what[160];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	sl_err("%s: framing error in TCP message from peer %s: %s (further framing errors of "
-	       "this session are only counted)", in->who, s->peer, what);
-}
-
-/* A frame reached maxMessageSize and goes on: count it, log once. */
-static void truncated(struct imtcp_input *in, struct imtcp_session *s)
-{
-	atomic_fetch_add_explicit(&in->stats.truncated, 1, memory_order_relaxed);
-	if (s->truncation_logged)
-		return;
-	s->truncation_logged = true;
-	sl_warn("%s: message from peer %s is larger than the maximum message size %zu; %s "
-		"(further truncations in this session are only counted)", in->who, s->peer,
-		in->max_msg, in->cfg->discard_truncated ? "the rest is discarded"
-							 : "the rest becomes a new message");
-}
-
-/* A frame has max_msg bytes and byte *p continues it. rsyslog 8.2302
- * (tcps_sess.c, confirmed with rsyslogd) submits the max_msg bytes and
- * drops this byte; the rest of the frame then becomes a new message
- * (without looking for an octet count again), or is discarded with
- * discardTruncatedMsg="on". We do the same so the output is the same. */
-static void split_byte(struct imtcp_input *in, struct imtcp_session *s, const char **p)
-{
-	truncated(in, s);
-	(*p)++;
-	if (s->octet && --s->count == 0) {
-		s->state = ST_START;
-		return;
-	}
-	if (in->cfg->discard_truncated)
-		s->state = ST_TRUNC;
-}
-
-/* The end of the frame delimiters within p[0..n): NULL if none. */
-static const char *find_delim(const struct imtcp_input *in, const char *p, size_t n)
-{
-	const char *lf = in->cfg->disable_lf ? NULL : memchr(p, '\n', n);
-	if (in->addtl_delim < 256) {
-		size_t lim = lf ? (size_t)(lf - p) : n;
-		const char *d = memchr(p, (int)in->addtl_delim, lim);
-		if (d)
-			return d;
-	}
-	return lf;
-}
-
-/* Cut the bytes of one read into frames. Complete frames become
- * messages; a partial frame stays in the session (s->carry) for the next
- * read. Never writes more than max_msg bytes into the carry buffer. */
-static void sess_feed(struct imtcp_input *in, struct imtcp_session *s, const char *p,
-		      size_t len, const struct syslog_time *t, time_t tt)
-{
-	const char *end = p + len;
-	const size_t max = in->max_msg;
-
-	while (p < end) {
-		switch (s->state) {
-		case ST_START:
-			s->carry_len = 0;
-			if (in->cfg->supp_octet && *p >= '0' && *p <= '9') {
-				s->state = ST_COUNT;
-				s->octet = true;
-				s->count = 0;
-			} else if (in->cfg->framingfix_asa && *p == ' ') {
-				p++; /* Cisco ASA: SP in front of a frame */
-			} else {
-				s->state = ST_MSG;
-				s->octet = false;
-			}
-			break;
-
-		case ST_COUNT:
-			while (p < end && *p >= '0' && *p <= '9') {
-				if (s->count <= IMTCP_OCTET_COUNT_CAP)
-					s->count = s->count * 10 + (*p - '0');
-				/* the digits are kept in case the count is unusable */
-				if (s->carry_len < max && !carry_append(in, s, p, 1))
-					s->carry_len = max; /* ENOMEM: behave as truncated */
-				p++;
-			}
-			if (p == end)
-				break;
-			if (*p != ' ')
-				framing_error(in, s, "octet count not followed by SP but by byte %d",
-					      (unsigned char)*p);
-			p++; /* the terminator is dropped, SP or not */
-			if (s->count < 1) {
-				framing_error(in, s, "invalid octet count %lld", (long long)s->count);
-				s->octet = false;
-			}
-			if (s->count > in->cfg->max_frame_size) {
-				framing_error(in, s, "frame too large (%lld), changing to LF framing",
-					      (long long)s->count);
-				s->octet = false; /* digits stay in the frame */
-			} else {
-				s->carry_len = 0;
-			}
-			s->state = ST_MSG;
-			break;
-
-		case ST_MSG:
-			if (s->octet) {
-				size_t avail = (size_t)(end - p);
-				if (s->carry_len == max) {
-					/* full, and the frame goes on: this byte splits it */
-					emit_carry(in, s, t, tt);
-					split_byte(in, s, &p);
-					break;
-				}
-				size_t take = max - s->carry_len;
-				if ((uint64_t)take > (uint64_t)s->count)
-					take = (size_t)s->count;
-				if (take > avail)
-					take = avail;
-				if (s->carry_len == 0 && take == (size_t)s->count) {
-					/* the whole frame is in this read */
-					emit(in, s, p, take, t, tt);
-					p += take;
-					s->count = 0;
-					s->state = ST_START;
-					break;
-				}
-				if (s->carry_len == 0 && take == max && avail > take) {
-					/* a max-size piece and the byte that splits it */
-					emit(in, s, p, take, t, tt);
-					p += take;
-					s->count -= (int64_t)take;
-					split_byte(in, s, &p);
-					break;
-				}
-				if (!carry_append(in, s, p, take)) {
-					atomic_fetch_add_explicit(&in->stats.discarded_nomem, 1,
-								  memory_order_relaxed);
-					s->carry_len = 0;
-					s->state = ST_TRUNC;
-					break;
-				}
-				p += take;
-				s->count -= (int64_t)take;
-				if (s->count == 0) {
-					emit_carry(in, s, t, tt);
-					s->state = ST_START;
-				}
-			} else {
-				size_t avail = (size_t)(end - p);
-				size_t room = max - s->carry_len;
-				size_t window = avail < room + 1 ? avail : room + 1;
-				const char *d = find_delim(in, p, window);
-				if (d) {
-					size_t n = (size_t)(d - p);
-					if (s->carry_len == 0) {
-						emit(in, s, p, n, t, tt);
-					} else {
-						carry_append(in, s, p, n);
-						emit_carry(in, s, t, tt);
-					}
-					p = d + 1;
-					s->state = ST_START;
-				} else if (avail > room) {
-					/* longer than maxMessageSize: p[room] splits it */
-					if (s->carry_len == 0) {
-						emit(in, s, p, room, t, tt);
-					} else {
-						carry_append(in, s, p, room);
-						emit_carry(in, s, t, tt);
-					}
-					p += room;
-					split_byte(in, s, &p);
-				} else {
-					if (!carry_append(in, s, p, avail)) {
-						atomic_fetch_add_explicit(&in->stats.discarded_nomem, 1,
-									  memory_order_relaxed);
-						s->carry_len = 0;
-						s->state = ST_TRUNC;
-					}
-					p = end;
-				}
-			}
-			break;
-
-		case ST_TRUNC:
-			if (s->octet) {
-				size_t avail = (size_t)(end - p);
-				size_t take = (uint64_t)avail < (uint64_t)s->count ? avail : (size_t)s->count;
-				p += take;
-				s->count -= (int64_t)take;
-				if (s->count == 0)
-					s->state = ST_START;
-			} else {
-				const char *d = find_delim(in, p, (size_t)(end - p));
-				if (d) {
-					p = d + 1;
-					s->state = ST_START;
-				} else {
-					p = end;
-				}
-			}
-			s->carry_len = 0;
-			break;
-		}
-	}
-}
-
-/* The peer closed the connection: submit an unterminated LF frame (as
- * rsyslog does); an incomplete octet-counted frame is dropped. */
-static void sess_eof(struct imtcp_input *in, struct imtcp_session *s)
-{
-	if (s->state == ST_START)
-		return;
-	if (s->state == ST_MSG && !s->octet) {
-		if (s->carry_len) {
-			struct syslog_time t;
-			struct timespec now;
-			dt_now(&t, &now);
-			emit_carry(in, s, &t, now.tv_sec);
-		}
-	} else if (s->state == ST_COUNT || (s->octet && s->state != ST_START)) {
-		sl_warn("%s: incomplete frame at end of stream from peer %s - ignoring extra data "
-			"(a message may be lost)", in->who, s->peer);
-	}
-	s->state = ST_START;
-	s->carry_len = 0;
+	struct syslog_time t;
+	struct timespec now;
+	dt_now(&t, &now); /* one reception time per read */
+	in->cur_t = &t;
+	in->cur_tt = now.tv_sec;
+	framing_feed(&in->fcfg, &s->fr, p, n, &s->sink);
+	in->cur_t = NULL;
 }
 
 static void sess_close(struct imtcp_input *in, struct imtcp_session *s)
 {
 	epoll_ctl(in->epfd, EPOLL_CTL_DEL, s->ev.fd, NULL);
-	close(s->ev.fd);
+	if (s->ns)
+		netstrm_close(s->ns); /* closes the fd */
+	else
+		close(s->ev.fd);
+	if (s->handshaking)
+		in->n_handshaking--;
 	msg_origin_release(s->origin);
-	free(s->carry);
+	framing_state_free(&s->fr);
 	if (s->prev)
 		s->prev->next = s->next;
 	else
@@ -689,23 +514,148 @@ static void sess_close(struct imtcp_input *in, struct imtcp_session *s)
 	free(s);
 }
 
-static void sess_readable(struct imtcp_input *in, struct imtcp_session *s)
+/* The peer closed (or the read failed): flush what the framer holds. */
+static void sess_end(struct imtcp_input *in, struct imtcp_session *s, ssize_t n)
 {
-	ssize_t n = sess_recv(s, in->rbuf, IMTCP_READ_SIZE);
-	if (n > 0) {
+	if (n == 0) {
 		struct syslog_time t;
 		struct timespec now;
-		dt_now(&t, &now); /* one reception time per read */
-		sess_feed(in, s, in->rbuf, (size_t)n, &t, now.tv_sec);
+		dt_now(&t, &now);
+		in->cur_t = &t;
+		in->cur_tt = now.tv_sec;
+		framing_eof(&in->fcfg, &s->fr, &s->sink);
+		in->cur_t = NULL;
+	} else {
+		atomic_fetch_add_explicit(&in->stats.read_errors, 1, memory_order_relaxed);
+		sl_info("%s: session from %s closed with error: %s", in->who, s->peer,
+			s->ns && errno == EIO ? netstrm_error(s->ns) : strerror(errno));
+	}
+	sess_close(in, s);
+}
+
+static void sess_readable_plain(struct imtcp_input *in, struct imtcp_session *s)
+{
+	ssize_t n;
+	do
+		n = recv(s->ev.fd, in->rbuf, IMTCP_READ_SIZE, 0);
+	while (n < 0 && errno == EINTR);
+	if (n > 0) {
+		sess_feed(in, s, in->rbuf, (size_t)n);
 		return;
 	}
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 		return;
-	if (n == 0)
-		sess_eof(in, s);
-	else
-		sl_info("%s: session from %s closed with error: %s", in->who, s->peer, strerror(errno));
+	sess_end(in, s, n);
+}
+
+/* TLS: records are at most 16 KiB, so fill the 64 KiB buffer with several
+ * of them before cutting frames; stop when the socket is drained (AGAIN),
+ * or after IMTCP_READ_ROUNDS buffers (the fd stays readable, epoll comes
+ * back) — but never leave decrypted bytes inside gnutls, where epoll
+ * cannot see them. */
+static void sess_readable_tls(struct imtcp_input *in, struct imtcp_session *s)
+{
+	for (int round = 0;; round++) {
+		size_t got = 0;
+		ssize_t n = 1;
+		while (got < IMTCP_READ_SIZE) {
+			n = netstrm_recv(s->ns, in->rbuf + got, IMTCP_READ_SIZE - got);
+			if (n <= 0)
+				break;
+			got += (size_t)n;
+		}
+		if (got)
+			sess_feed(in, s, in->rbuf, got);
+		if (n == 0 || (n < 0 && errno != EAGAIN)) {
+			sess_end(in, s, n);
+			return;
+		}
+		if (n < 0)
+			return; /* drained */
+		if (round + 1 >= IMTCP_READ_ROUNDS && !netstrm_pending(s->ns))
+			return;
+	}
+}
+
+/* Rate-limited log line for TLS failures (at most 10 a second). */
+static void SL_PRINTF(2, 3) tls_log(struct imtcp_input *in, const char *fmt, ...)
+{
+	time_t now = time(NULL);
+	if (now != in->tls_log_sec) {
+		in->tls_log_sec = now;
+		in->tls_log_n = 0;
+	}
+	if (++in->tls_log_n > 10) {
+		if (in->tls_log_n == 11)
+			sl_err("%s: more TLS failures in this second; only counted", in->who);
+		return;
+	}
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	sl_err("%s", line);
+}
+
+static void sess_set_events(struct imtcp_input *in, struct imtcp_session *s, uint32_t mask)
+{
+	if (s->ev_mask == mask)
+		return;
+	struct epoll_event ev = { .events = mask, .data.ptr = &s->ev };
+	if (epoll_ctl(in->epfd, EPOLL_CTL_MOD, s->ev.fd, &ev) == 0)
+		s->ev_mask = mask;
+}
+
+/* One step of a TLS handshake (the fd was ready). */
+static void sess_handshake(struct imtcp_input *in, struct imtcp_session *s)
+{
+	switch (netstrm_handshake(s->ns)) {
+	case NETSTRM_AGAIN:
+		sess_set_events(in, s, netstrm_want_write(s->ns) ? EPOLLOUT : EPOLLIN);
+		return;
+	case NETSTRM_OK:
+		s->handshaking = false;
+		in->n_handshaking--;
+		atomic_fetch_add_explicit(&in->stats.tls_established, 1, memory_order_relaxed);
+		sl_dbg("%s: TLS session with %s established (%s)", in->who, s->peer,
+		       netstrm_peer_id(s->ns));
+		sess_set_events(in, s, EPOLLIN);
+		/* application data may have come with the last handshake flight */
+		sess_readable_tls(in, s);
+		return;
+	case NETSTRM_ERR:
+		break;
+	}
+	atomic_fetch_add_explicit(&in->stats.tls_failed, 1, memory_order_relaxed);
+	tls_log(in, "%s: TLS session from peer %s refused: %s", in->who, s->peer,
+		netstrm_error(s->ns));
 	sess_close(in, s);
+}
+
+/* Close the sessions whose TLS handshake did not finish in time. */
+static void sweep_handshakes(struct imtcp_input *in, time_t now)
+{
+	struct imtcp_session *s = in->sessions, *next;
+	for (; s && in->n_handshaking > 0; s = next) {
+		next = s->next;
+		if (!s->handshaking || s->hs_deadline > now)
+			continue;
+		atomic_fetch_add_explicit(&in->stats.tls_timeout, 1, memory_order_relaxed);
+		tls_log(in, "%s: TLS session from peer %s refused: handshake not complete after "
+			"%d s", in->who, s->peer, IMTCP_HANDSHAKE_TIMEOUT_S);
+		sess_close(in, s);
+	}
+}
+
+static void sess_event(struct imtcp_input *in, struct imtcp_session *s)
+{
+	if (s->handshaking)
+		sess_handshake(in, s);
+	else if (s->ns)
+		sess_readable_tls(in, s);
+	else
+		sess_readable_plain(in, s);
 }
 
 static void accept_sessions(struct imtcp_input *in, int lfd)
@@ -739,29 +689,43 @@ static void accept_sessions(struct imtcp_input *in, int lfd)
 			continue;
 		}
 		struct imtcp_session *s = calloc(1, sizeof(*s));
-		char host[NI_MAXHOST];
-		dns_fromhost((struct sockaddr *)&ss, sl, ip, host, sizeof(host));
-		struct msg_origin *o = s ? msg_origin_create(host, ip, in->inputname, in->ruleset) : NULL;
-		if (!s || !o) {
-			sl_err("%s: out of memory accepting session from %s", in->who, ip);
+		/* TODO(#5): reverse DNS when net.enableDNS is on; fromhost = IP for now. */
+		struct msg_origin *o = s ? msg_origin_create(ip, ip, in->inputname, in->ruleset) : NULL;
+		char err[256] = "out of memory";
+		struct netstrm *ns = NULL;
+		if (s && o && in->tls)
+			ns = netstrm_accept(in->tls, fd, ip, err, sizeof(err));
+		if (!s || !o || (in->tls && !ns)) {
+			sl_err("%s: cannot accept session from %s: %s", in->who, ip, err);
+			msg_origin_release(o);
 			free(s);
 			close(fd);
 			continue;
 		}
 		s->ev.kind = EV_SESSION;
 		s->ev.fd = fd;
+		s->in = in;
 		s->origin = o;
-		s->state = ST_START;
+		s->ns = ns;
 		snprintf(s->peer, sizeof(s->peer), "%s", ip);
+		s->sink.emit = sess_emit;
+		s->sink.ctx = s;
+		s->sink.who = in->who;
+		s->sink.peer = s->peer;
+		s->sink.stats = &in->fstats;
 		if (in->cfg->keepalive)
 			net_set_keepalive(fd, (int)in->cfg->ka_probes, (int)in->cfg->ka_time,
 					  (int)in->cfg->ka_intvl);
+		s->ev_mask = EPOLLIN;
 		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &s->ev };
 		if (epoll_ctl(in->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
 			sl_err("%s: epoll_ctl: %s", in->who, strerror(errno));
 			msg_origin_release(o);
+			if (ns)
+				netstrm_close(ns);
+			else
+				close(fd);
 			free(s);
-			close(fd);
 			continue;
 		}
 		s->next = in->sessions;
@@ -770,6 +734,12 @@ static void accept_sessions(struct imtcp_input *in, int lfd)
 		in->sessions = s;
 		in->n_sessions++;
 		atomic_fetch_add_explicit(&in->stats.sessions_opened, 1, memory_order_relaxed);
+		if (ns) {
+			s->handshaking = true;
+			s->hs_deadline = time(NULL) + IMTCP_HANDSHAKE_TIMEOUT_S;
+			in->n_handshaking++;
+			sess_handshake(in, s); /* the ClientHello may be there already */
+		}
 	}
 }
 
@@ -798,7 +768,15 @@ static enum sl_rc imtcp_in_start(void *arg)
 
 	if (backlog < 64)
 		backlog = 64;
-	in->max_msg = glbl.max_msg_size > 0 ? (size_t)glbl.max_msg_size : 8096;
+	struct imtcp_inst_cfg *c = in->cfg;
+	in->fcfg.max_msg = glbl.max_msg_size > 0 ? (size_t)glbl.max_msg_size : 8096;
+	in->fcfg.max_frame_size = c->max_frame_size;
+	in->fcfg.addtl_delim = c->addtl_delim < 0 ? 256u : (unsigned)c->addtl_delim;
+	in->fcfg.octet_counted = c->supp_octet;
+	in->fcfg.disable_lf = c->disable_lf;
+	in->fcfg.discard_truncated = c->discard_truncated;
+	in->fcfg.framingfix_asa = c->framingfix_asa;
+	in->fcfg.multiline = false;
 	int n = net_listen_tcp(in->cfg->address, in->cfg->port, backlog, fds,
 			       IMTCP_MAX_LISTENERS, in->who);
 	if (n < 0)
@@ -834,8 +812,11 @@ static void imtcp_in_run(void *arg)
 	struct imtcp_input *in = arg;
 	struct epoll_event evs[IMTCP_EVENTS];
 
+	time_t next_sweep = 0;
+
 	while (!atomic_load(&in->stopping)) {
-		int n = epoll_wait(in->epfd, evs, IMTCP_EVENTS, -1);
+		/* wake up once a second while TLS handshakes are pending */
+		int n = epoll_wait(in->epfd, evs, IMTCP_EVENTS, in->n_handshaking ? 1000 : -1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -851,8 +832,15 @@ static void imtcp_in_run(void *arg)
 			case EV_WAKE:
 				break; /* the loop condition sees `stopping` */
 			case EV_SESSION:
-				sess_readable(in, (struct imtcp_session *)src);
+				sess_event(in, (struct imtcp_session *)src);
 				break;
+			}
+		}
+		if (in->n_handshaking) {
+			time_t now = time(NULL);
+			if (now >= next_sweep) {
+				sweep_handshakes(in, now);
+				next_sweep = now + 1;
 			}
 		}
 		/* one submission per round (and whenever the batch filled) */
@@ -872,6 +860,33 @@ static void imtcp_in_stop(void *arg)
 		sl_err("%s: cannot wake the input thread: %s", in->who, strerror(errno));
 }
 
+/* At shutdown: the counters of an input that refused or lost something. */
+static void log_stats(struct imtcp_input *in)
+{
+	uint64_t refused = atomic_load(&in->stats.sessions_refused);
+	uint64_t tls_failed = atomic_load(&in->stats.tls_failed);
+	uint64_t tls_timeout = atomic_load(&in->stats.tls_timeout);
+	uint64_t ferr = atomic_load(&in->fstats.framing_errors);
+	uint64_t trunc = atomic_load(&in->fstats.truncated);
+	uint64_t nomem = atomic_load(&in->fstats.discarded_nomem);
+	uint64_t inc = atomic_load(&in->fstats.incomplete_eof);
+	uint64_t rerr = atomic_load(&in->stats.read_errors);
+	if (!(refused | tls_failed | tls_timeout | ferr | trunc | nomem | inc | rerr))
+		return;
+	sl_info("%s: statistics: submitted=%llu sessions.opened=%llu sessions.closed=%llu "
+		"sessions.refused=%llu tls.established=%llu tls.failed=%llu tls.timeout=%llu "
+		"framing.errors=%llu truncated=%llu incomplete.eof=%llu discarded.nomem=%llu "
+		"read.errors=%llu", in->who,
+		(unsigned long long)atomic_load(&in->stats.submitted),
+		(unsigned long long)atomic_load(&in->stats.sessions_opened),
+		(unsigned long long)atomic_load(&in->stats.sessions_closed),
+		(unsigned long long)refused,
+		(unsigned long long)atomic_load(&in->stats.tls_established),
+		(unsigned long long)tls_failed, (unsigned long long)tls_timeout,
+		(unsigned long long)ferr, (unsigned long long)trunc, (unsigned long long)inc,
+		(unsigned long long)nomem, (unsigned long long)rerr);
+}
+
 static void imtcp_in_destroy(void *arg)
 {
 	struct imtcp_input *in = arg;
@@ -879,6 +894,7 @@ static void imtcp_in_destroy(void *arg)
 		return;
 	while (in->sessions) /* only if in_run never ran */
 		sess_close(in, in->sessions);
+	log_stats(in);
 	for (int i = 0; i < in->n_listeners; i++)
 		close(in->listeners[i].fd);
 	if (in->wake.fd >= 0)
@@ -886,6 +902,7 @@ static void imtcp_in_destroy(void *arg)
 	if (in->epfd >= 0)
 		close(in->epfd);
 	free(in->rbuf);
+	netstrm_ctx_destroy(in->tls);
 	param_free(&imtcp_inst_table, in->cfg);
 	free(in);
 }
@@ -901,7 +918,7 @@ static const struct input_ops imtcp_input_ops = {
 const struct module sluice_module = {
 	SLUICE_MODULE_V1,
 	.name = "imtcp",
-	.description = "syslog over plain TCP (LF and octet-counted framing)",
+	.description = "syslog over TCP and TLS (LF and octet-counted framing)",
 	.type = MOD_INPUT,
 	.mod_params = &imtcp_mod_table,
 	.inst_params = &imtcp_inst_table,

@@ -132,7 +132,11 @@ _es_launch() {
 	local logf="$TESTDIR/$ES_FLAVOR.log"
 	local -a run=()
 	[ "$(id -u)" = 0 ] && run=(runuser -u "$ES_USER" --)
+	# the test distributions bring no JDK: use the system's
+	local jhome
+	jhome=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
 	env "$confvar=$ES_STATE/config" ES_TMPDIR="$ES_STATE/tmp" OPENSEARCH_TMPDIR="$ES_STATE/tmp" \
+		ES_JAVA_HOME="$jhome" OPENSEARCH_JAVA_HOME="$jhome" JAVA_HOME="$jhome" \
 		"${run[@]}" "$ES_HOME/bin/$bin" >>"$logf" 2>&1 &
 	ES_PID=$!
 	_SL_PIDS="$_SL_PIDS $ES_PID"
