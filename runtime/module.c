@@ -26,7 +26,7 @@ static const struct module *const builtin_modules[] = {
  * them: a config naming them gets a clear message instead of "unknown". */
 static const struct { const char *name; int issue; } planned[] = {
 	{ "omkafka", 8 },
-	{ "impstats", 9 }, { "mmjsonparse", 10 }, { "mmnormalize", 10 },
+	{ "impstats", 9 }, { "mmnormalize", 10 },
 	{ "lmnet", 5 }, { "lmnsd_gtls", 5 }, { "builtin:omfile", 0 },
 };
 
@@ -38,6 +38,7 @@ struct loaded {
 static struct loaded loaded[64];
 static int n_loaded;
 static char *mod_dir;
+static bool find_quiet; /* module_find_quiet: no error for a missing module */
 
 void module_set_dir(const char *dir)
 {
@@ -130,6 +131,8 @@ const struct module *module_find(const char *name, const struct cfg_pos *pos)
 	if ((m = try_load(path, clean, pos, &found)) || found)
 		return m;
 
+	if (find_quiet)
+		return NULL;
 	for (size_t i = 0; i < SL_ARRAY_SIZE(planned); i++) {
 		if (strcasecmp(planned[i].name, clean) == 0) {
 			cfg_error(pos, "module '%s' is not available in this version of sluice yet "
@@ -140,4 +143,13 @@ const struct module *module_find(const char *name, const struct cfg_pos *pos)
 	cfg_error(pos, "module '%s' is not known (looked for a built-in module and for %s.so)",
 		  clean, clean);
 	return NULL;
+}
+
+/* Like module_find, but a module that is not there is no error. */
+const struct module *module_find_quiet(const char *name)
+{
+	find_quiet = true;
+	const struct module *m = module_find(name, NULL);
+	find_quiet = false;
+	return m;
 }

@@ -138,6 +138,28 @@ struct output_ops {
 	void (*tick)(void *act);
 	/* The template the action wants when none is given. */
 	const char *default_template;
+	/* Optional (NULL = use tx_commit): commit with a result per message.
+	 * Called instead of tx_commit when set. `res` has one slot per
+	 * tx_add of this transaction that returned ACT_DEFERRED, in the
+	 * order of those calls (messages for which tx_add returned ACT_OK,
+	 * ACT_FAILED or ACT_SUSPENDED are not in it); the core fills every
+	 * slot with ACT_OK before the call. The module sets each slot:
+	 *   ACT_OK / ACT_DEFERRED  committed;
+	 *   ACT_SUSPENDED          not delivered, retry later: the core calls
+	 *                          try_resume (with action.resumeInterval
+	 *                          back-off) and then adds exactly these
+	 *                          messages again in a new transaction
+	 *                          (tx_begin, tx_add..., tx_commit_items), so
+	 *                          the module must not keep them itself;
+	 *   ACT_FAILED             failed for good: written to
+	 *                          action.errorFile with the reason, counted.
+	 * The return value is the transaction's overall result: ACT_OK when
+	 * the slots say it all; ACT_SUSPENDED means nothing was committed
+	 * (every slot is treated as ACT_SUSPENDED). Modules that keep failed
+	 * items in their worker state instead return ACT_SUSPENDED from plain
+	 * tx_commit; the core then calls tx_commit again after try_resume,
+	 * without adding the messages again (omfile does this). */
+	enum act_result (*tx_commit_items)(void *wrk, enum act_result *res, int n);
 };
 
 /* ---- inputs ---- */
@@ -159,6 +181,11 @@ enum mod_type { MOD_INPUT = 1, MOD_OUTPUT = 2, MOD_PARSER = 4, MOD_FUNCTION = 8 
 
 enum mod_flags {
 	MOD_FLAG_SINGLE_WORKER = 1u << 0, /* tx_* must not run on two threads at once */
+	/* A message modifier (mmjsonparse, mmnormalize): tx_add changes the
+	 * message itself (its $! tree, $parsesuccess) on the worker thread
+	 * that runs the ruleset, so it must run synchronously (never from an
+	 * action queue) and needs no template; `rendered` is then empty. */
+	MOD_FLAG_MSG_MODIFIER = 1u << 1,
 };
 
 struct module {
@@ -186,6 +213,9 @@ struct module {
  * from the module directory. Reports errors at `pos`. */
 struct cfg_pos;
 const struct module *module_find(const char *name, const struct cfg_pos *pos);
+/* Like module_find, but a module that is not there is no error (NULL);
+ * used for the modules rsyslog has built in (omfwd, omusrmsg). */
+const struct module *module_find_quiet(const char *name);
 /* Where loadable modules are looked for (set from -M or the build tree). */
 void module_set_dir(const char *dir);
 

@@ -14,6 +14,7 @@
 #include "prop.h"
 #include "msg.h"
 #include "glbl.h"
+#include "ast.h"
 #include "sluice.h"
 
 #include <ctype.h>
@@ -532,6 +533,10 @@ const char *prop_get(const struct msg *m, const struct prop_ref *ref,
 		return get_jsonmesg(m, len, scratch);
 	case PROP_PARSESUCCESS:
 		/* rsyslog: "OK" only after a successful mm-module parse */
+		if (m->flags & MSG_PARSE_OK) {
+			*len = 2;
+			return "OK";
+		}
 		*len = 4;
 		return "FAIL";
 	case PROP_UUID:
@@ -598,4 +603,14 @@ const char *prop_get(const struct msg *m, const struct prop_ref *ref,
 	}
 	*len = 0;
 	return "";
+}
+
+const char *prop_suggest(const char *name)
+{
+	const char *cands[SL_ARRAY_SIZE(prop_names)];
+	if (name[0] == '$' && name[1] && !strchr("$!./", name[1]))
+		name++;  /* "$hostnme" in an expression */
+	for (size_t i = 0; i < SL_ARRAY_SIZE(prop_names); i++)
+		cands[i] = prop_names[i].name;
+	return cfg_closest(name, cands, SL_ARRAY_SIZE(prop_names));
 }
