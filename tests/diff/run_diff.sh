@@ -12,7 +12,7 @@
 #      and inputs hold nothing that differs between runs); KEEP=1 keeps files.
 #
 # Config files use @PORT@, @OUT@ (the output dir: every file in it is
-# compared) and @WORK@ (a private work dir); a line "# diff-input: A B" names
+# compared), @WORK@ (a private work dir) and @SRCDIR@ (the source tree); a line "# diff-input: A B" names
 # the input files (tests/diff/input/) sent, concatenated in that order, over
 # one TCP connection ("all" or no such line = every file). Inputs named
 # notime* have no usable timestamp: only time-free templates may use them.
@@ -63,7 +63,8 @@ inputs_of() {
 
 # instantiate CONF PORT OUT WORK DEST: writes CONF with placeholders replaced
 instantiate() {
-	sed -e "s#@PORT@#$2#g" -e "s#@OUT@#$3#g" -e "s#@WORK@#$4#g" "$1" >"$5"
+	sed -e "s#@PORT@#$2#g" -e "s#@OUT@#$3#g" -e "s#@WORK@#$4#g" \
+		-e "s#@SRCDIR@#$(cd "$srcdir" && pwd)#g" "$1" >"$5"
 }
 
 # show_diff REF DUT: what differs, briefly
