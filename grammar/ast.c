@@ -312,3 +312,40 @@ bool cfg_decode_prifilt(const char *sel, uint8_t mask[25], char *err, size_t err
 	}
 	return true;
 }
+
+/* Levenshtein distance, case-insensitive, capped (words are short). */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return 99;
+	size_t prev[65], cur[65];
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = prev[j - 1] + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+		}
+		memcpy(prev, cur, sizeof(size_t) * (lb + 1));
+	}
+	return prev[lb];
+}
+
+const char *cfg_closest(const char *word, const char *const *cands, size_t n)
+{
+	const char *best = NULL;
+	size_t best_d = 3, wl = strlen(word);
+	for (size_t i = 0; i < n; i++) {
+		if (!cands[i])
+			continue;
+		size_t d = edit_distance(word, cands[i]);
+		if (d < best_d && d * 3 <= wl + 1) {
+			best = cands[i];
+			best_d = d;
+		}
+	}
+	return best;
+}

@@ -203,6 +203,11 @@ void cfg_stmt_free(struct script_stmt *s);
 void cfg_obj_free(struct cfg_obj *o);
 void cfg_param_free(struct cfg_param *p);
 
+/* The candidate closest to `word` (case-insensitive edit distance at most
+ * 2, and at most a third of the word's length), for "did you mean"
+ * hints; NULL if none is close. */
+const char *cfg_closest(const char *word, const char *const *cands, size_t n);
+
 /* Decode a selector ("*.info;mail.none", "auth,authpriv.*", "kern.!=err")
  * into a PRI mask (25 facilities x 8 severity bits). Returns false and
  * writes a message into err on an unknown name. */

@@ -246,22 +246,16 @@ static struct ruleset *resolver_find_ruleset(const char *name, void *arg)
 	return ruleset_lookup(name);
 }
 
-static int *resolver_errors;
+/* script_compile counts one error for an action it gets no object for;
+ * what went wrong is reported (with FILE:LINE) by the layers below. */
 static struct action *resolver_make_action(struct cfg_obj *o, void *arg)
 {
 	(void)arg;
 	int errs = 0;
 	legacy_prepare_action(o, &errs);
-	if (errs) {
-		if (resolver_errors)
-			*resolver_errors += errs;
+	if (errs)
 		return NULL;
-	}
-	struct action *a = action_create(o, &errs);
-	/* Errors are counted here; script_compile does not count a NULL. */
-	if (errs && resolver_errors)
-		*resolver_errors += errs;
-	return a;
+	return action_create(o, &errs);
 }
 
 static void create_input(struct cfg_obj *o, int *n_errors)
@@ -339,6 +333,39 @@ static void check_unused(struct cfg_obj *o, const char *what, int *n_errors)
 	}
 }
 
+static const char *const qtype_names[] = { "Direct", "FixedArray", "LinkedList", "Disk" };
+
+static const char *qtype_name(enum queue_type t)
+{
+	return (unsigned)t < SL_ARRAY_SIZE(qtype_names) ? qtype_names[t] : "?";
+}
+
+/* -d: what the configuration became (modules, inputs, rulesets,
+ * actions with the settings legacy lines gave them). */
+static void debug_dump(void)
+{
+	for (struct mod_inst *mi = mods; mi; mi = mi->next)
+		sl_dbg("config: module %s%s", mi->mod->name, mi->inited ? "" : " (not initialised)");
+	int n = 0;
+	for (struct input_inst *ii = inputs; ii; ii = ii->next)
+		sl_dbg("config: input %d: %s", n++, ii->mod->name);
+	sl_dbg("config: main queue %s size %lld batch %lld workers %lld", qtype_name(main_qcfg.type),
+	       (long long)main_qcfg.size, (long long)main_qcfg.dequeue_batch_size,
+	       (long long)main_qcfg.worker_threads);
+	for (struct ruleset *rs = ruleset_first(); rs; rs = rs->next)
+		sl_dbg("config: ruleset %s%s", rs->name, rs->queue ? " (own queue)" : "");
+	for (struct action *a = action_first(); a; a = a->next) {
+		if (a->discard) {
+			sl_dbg("config: action %s: discard (~)", a->name);
+			continue;
+		}
+		sl_dbg("config: action %s: module %s template %s queue %s retry %lld every %lld s%s",
+		       a->name, a->mod->name, a->tpl ? tpl_name(a->tpl) : "-", qtype_name(a->qcfg.type),
+		       (long long)a->resume_retry_count, (long long)a->resume_interval,
+		       a->exec_only_when_prev_suspended ? " only when previous is suspended" : "");
+	}
+}
+
 enum sl_rc conf_load(const char *path, bool check_only)
 {
 	int n_errors = 0;
@@ -351,6 +378,13 @@ enum sl_rc conf_load(const char *path, bool check_only)
 	legacy_begin(tree);
 	/* The built-in output module is always loaded. */
 	load_module("omfile", NULL, NULL, &n_errors);
+	/* rsyslog has omfwd and omusrmsg built in: legacy actions and their
+	 * $Directives work without $ModLoad, so they are loaded here when
+	 * this build has them. */
+	static const char *const auto_mods[] = { "omfwd", "omusrmsg" };
+	for (size_t i = 0; i < SL_ARRAY_SIZE(auto_mods); i++)
+		if (module_find_quiet(auto_mods[i]))
+			load_module(auto_mods[i], NULL, NULL, &n_errors);
 	ruleset_default();
 
 	/* Pass 1: settings, modules, templates, rulesets (so that later
@@ -497,7 +531,6 @@ enum sl_rc conf_load(const char *path, bool check_only)
 		.make_action = resolver_make_action,
 		.find_ruleset = resolver_find_ruleset,
 	};
-	resolver_errors = &n_errors;
 	struct ruleset *dflt = ruleset_default();
 	if (!dflt->script)
 		dflt->script = tree->script;
@@ -510,9 +543,10 @@ enum sl_rc conf_load(const char *path, bool check_only)
 	for (struct cfg_obj *o = tree->objs; o; o = o->next)
 		if (o->type == CFG_OBJ_RULESET && o->resolved && o->resolved != dflt)
 			script_compile(((struct ruleset *)o->resolved)->script, &r, &n_errors);
-	resolver_errors = NULL;
 
 
+	if (sl_debug_on)
+		debug_dump();
 	if (n_errors) {
 		sl_err("%d error%s in the configuration %s", n_errors, n_errors == 1 ? "" : "s", path);
 		return SL_ERR_CONFIG;

@@ -534,6 +534,17 @@ static void make_input(struct cfg_obj *o, struct modstate *ms, const struct para
 	L.inputs_tail = in;
 }
 
+/* Does the alias create an input? PARAM_LEGACY_RUN says so; the names
+ * rsyslog uses for it are recognised too, so a table that only sets
+ * PARAM_LEGACY still works. */
+static bool is_run_directive(const struct param_desc *d)
+{
+	size_t l = strlen(d->name);
+	return (d->flags & PARAM_LEGACY_RUN) ||
+	       (l > 9 && !strcasecmp(d->name + l - 9, "serverrun")) ||
+	       !strcasecmp(d->name, "addunixlistensocket");
+}
+
 void legacy_directive(struct cfg_obj *o, int *n_errors)
 {
 	const char *name = o->legacy_name;
@@ -584,7 +595,7 @@ void legacy_directive(struct cfg_obj *o, int *n_errors)
 				add_event(o, EV_MOD_TPL, m, twin->name, v);
 			else
 				kv_set(&ms->mod_kv, twin->name, v, &o->pos);
-		} else if (d->flags & PARAM_LEGACY_RUN) {
+		} else if (is_run_directive(d)) {
 			make_input(o, ms, twin, v);
 		} else if (m->type & MOD_INPUT) {
 			kv_set(&ms->inst_kv, twin->name, v, &o->pos);

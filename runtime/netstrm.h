@@ -108,6 +108,8 @@ enum netstrm_rc {
 	NETSTRM_OK = 0,
 	NETSTRM_AGAIN,   /* would block: wait for the fd (see netstrm_want_write) */
 	NETSTRM_ERR,     /* failed for good; reason in netstrm_error() */
+	NETSTRM_EOF,     /* handshake: the peer closed the connection before it was
+			  * done (a port probe, a client giving up); not an attack */
 };
 
 /* Parse streamDriver.authMode text ("anon", "x509/certvalid", "x509/name",

@@ -256,8 +256,9 @@ struct netstrm_ctx *netstrm_ctx_create(const struct netstrm_cfg *cfg, bool serve
 		goto fail;
 	}
 	if (cfg->mode == 1 && cfg->driver && strcasecmp(cfg->driver, "ptcp") == 0) {
-		set_err(err, errlen, "streamDriver.mode 1 (TLS) needs streamDriver.name \"gtls\", "
-			"not \"ptcp\"");
+		set_err(err, errlen, "streamDriver.mode 1 (TLS) is not supported by the ptcp "
+			"driver: set streamDriver.name=\"gtls\" or "
+			"global(defaultNetstreamDriver=\"gtls\")");
 		goto fail;
 	}
 	if (cfg->n_permitted > 0) {
@@ -591,6 +592,11 @@ enum netstrm_rc netstrm_handshake(struct netstrm *s)
 		if (r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED) {
 			s->want_write = gnutls_record_get_direction(s->sess) == 1;
 			return NETSTRM_AGAIN;
+		}
+		if (r == GNUTLS_E_PREMATURE_TERMINATION) {
+			snprintf(s->err, sizeof(s->err), "peer closed the connection during the TLS "
+				 "handshake");
+			return NETSTRM_EOF;
 		}
 		if (gnutls_error_is_fatal(r)) {
 			handshake_error(s, r);

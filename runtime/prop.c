@@ -25,6 +25,7 @@
 #include <strings.h>
 #include <sys/sysinfo.h>
 #include <time.h>
+#include <unistd.h>
 #include <json.h>
 
 struct prop_name {
@@ -408,6 +409,39 @@ fail:
 	return "";
 }
 
+/* %uuid%: 32 upper-case hex digits, as rsyslog prints its libuuid value.
+ * sluice derives it from the message (its address, reception time and
+ * bytes, mixed with a per-process random key), so it is stable for the
+ * life of the message and unique in practice, without storing it. */
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static const char *get_uuid(const struct msg *m, size_t *len, struct sbuf *s)
+{
+	static uint64_t key;
+	uint64_t k = __atomic_load_n(&key, __ATOMIC_RELAXED);
+	if (!k) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		k = mix64((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ (uint64_t)getpid()) | 1;
+		__atomic_store_n(&key, k, __ATOMIC_RELAXED);
+	}
+	uint64_t h = k ^ (uint64_t)(uintptr_t)m;
+	for (uint32_t i = 0; i < m->raw_len; i++)
+		h = (h ^ (unsigned char)m->raw[i]) * 0x100000001b3ULL;
+	uint64_t a = mix64(h ^ (uint64_t)m->ttgen), b = mix64(a ^ k ^ (uint64_t)m->t_received.secfrac);
+	char buf[33];
+	snprintf(buf, sizeof(buf), "%016llX%016llX", (unsigned long long)a, (unsigned long long)b);
+	return put_str(s, buf, 32, len);
+}
+
 static char num_strs[256][4];
 
 __attribute__((constructor)) static void prop_init_numbers(void)
@@ -540,7 +574,7 @@ const char *prop_get(const struct msg *m, const struct prop_ref *ref,
 		*len = 4;
 		return "FAIL";
 	case PROP_UUID:
-		break;
+		return get_uuid(m, len, scratch);
 	case PROP_SYS_NOW: case PROP_SYS_YEAR: case PROP_SYS_MONTH: case PROP_SYS_DAY:
 	case PROP_SYS_HOUR: case PROP_SYS_HHOUR: case PROP_SYS_QHOUR: case PROP_SYS_MINUTE:
 	case PROP_SYS_WDAY: case PROP_SYS_NOW_UTC: case PROP_SYS_YEAR_UTC:

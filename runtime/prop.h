@@ -84,6 +84,9 @@ struct prop_ref {
  * variables (free with prop_ref_free). */
 bool prop_ref_parse(const char *name, size_t len, struct prop_ref *ref);
 void prop_ref_free(struct prop_ref *ref);
+/* The property name closest to a misspelt one (for "did you mean"
+ * hints), or NULL. */
+const char *prop_suggest(const char *name);
 
 /* The canonical name of a property id (for messages and jsonf outnames). */
 const char *prop_name(enum prop_id id);

@@ -668,7 +668,6 @@ int queue_enqueue_some(struct queue *q, struct msg **msgs, int n, enum flow_ctl 
 	enum sl_rc rc = SL_OK;
 	int i = 0;
 	size_t cap = (size_t)q->cfg.size;
-	bool light = false;
 	pthread_mutex_lock(&q->mtx);
 	while (i < n) {
 		if (q->stopping || q->abort) {
@@ -731,19 +730,13 @@ int queue_enqueue_some(struct queue *q, struct msg **msgs, int n, enum flow_ctl 
 		pthread_cond_signal(&q->not_empty);
 	}
 	size_t cnt = q->count + disk_count(q);
-	if (fc == FLOW_DELAY && q->count > (size_t)q->cfg.light_delay_mark &&
-	    q->cfg.light_delay_mark < q->cfg.full_delay_mark)
-		light = true;
+	/* lightDelayMark applies to "light delay" inputs (rsyslog: imuxsock,
+	 * imklog); input.h has no such class yet, so none is slowed here. */
 	pthread_mutex_unlock(&q->mtx);
 	if (cnt > atomic_load(&q->stats.max_size))
 		atomic_store(&q->stats.max_size, cnt);
 	atomic_fetch_add(&q->stats.enqueued, (uint64_t)i);
 	pthread_cond_broadcast(&q->not_empty);
-	if (light) {
-		/* lightDelayMark: slow a delayable producer down a little */
-		struct timespec ts = { 0, 1000000 };
-		nanosleep(&ts, NULL);
-	}
 	*rcp = rc;
 	return i;
 }
@@ -816,8 +809,9 @@ static void persist_or_discard(struct queue *q)
 	if (saved < total) {
 		sl_err("queue %s: %zu messages could not be delivered before the stop and are "
 		       "discarded (%s)", q->name, total - saved,
-		       q->disk ? "the disk part is full or failing"
-			       : "no disk part: set queue.filename and queue.saveOnShutdown to keep them");
+		       persist ? "the disk part is full or failing"
+		       : q->disk ? "queue.saveOnShutdown is off"
+				 : "no disk part: set queue.filename to keep them");
 		atomic_fetch_add(&q->stats.discarded_shutdown, total - saved);
 	}
 	for (size_t i = 0; i < total; i++)

@@ -1366,9 +1366,12 @@ void dq_close(struct dq *d)
 			d->cseg = d->segs[0].num;
 			d->coff = 0;
 		}
+		uint64_t kept = d->count;
+		for (size_t i = 0; i < d->ntk; i++)
+			kept += (uint64_t)d->tk[i].n;
 		write_state(d);
 		sl_info("queue %s: %llu messages kept in %s/%s.* for the next start", d->q->name,
-			(unsigned long long)d->count, d->dir, d->prefix);
+			(unsigned long long)kept, d->dir, d->prefix);
 	}
 	update_stats(d);
 	dq_crypto_destroy(d->cry);

@@ -28,6 +28,7 @@
 struct msg;
 struct queue;
 struct queue_cfg;
+struct dq;
 
 #define DQF_VERSION 1
 #define DQF_SEG_MAGIC "SLQSEG\r\n"

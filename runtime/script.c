@@ -120,11 +120,36 @@ int64_t sv_cnum(const char *p, size_t len)
 	return neg ? -n : n;
 }
 
+int64_t sv_str2num(const char *p, size_t len, bool *ok)
+{
+	size_t i = 0;
+	int64_t n = 0;
+	bool neg = false;
+	if (len == 0) {
+		*ok = true;
+		return 0;
+	}
+	if (p[0] == '-') {
+		neg = true;
+		i = 1;
+	}
+	for (; i < len && p[i] >= '0' && p[i] <= '9'; i++)
+		n = (int64_t)((uint64_t)n * 10 + (uint64_t)(p[i] - '0'));
+	*ok = i == len;
+	return neg ? -n : n;
+}
+
+/* A value as a number. At run time strings convert as rsyslog's
+ * var2Number (decimal prefix); while constants are folded (no message)
+ * as its optimizer does (es_str2num: hex and octal too). */
 int64_t sv_to_num(struct sctx *c, const struct sval *v)
 {
+	bool ok;
 	if (v->t == SV_NUM)
 		return v->n;
-	return sv_cnum(sv_ptr(c, v), v->len);
+	if (!c->m)
+		return sv_cnum(sv_ptr(c, v), v->len);
+	return sv_str2num(sv_ptr(c, v), v->len, &ok);
 }
 
 /* Make v a string (numbers are rendered into the arena). */
@@ -145,15 +170,12 @@ bool sv_true(struct sctx *c, const struct sval *v)
 
 /* ---- variables ($!, $., $/) ---- */
 
-static pthread_mutex_t gvar_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct fjson_object *gvar_root;
-
 struct fjson_object **script_var_root(struct msg *m, enum prop_id id)
 {
 	switch (id) {
 	case PROP_CEE: return &m->json;
 	case PROP_LOCAL_VAR: return &m->localvars;
-	case PROP_GLOBAL_VAR: return &gvar_root;
+	case PROP_GLOBAL_VAR: return prop_globals_root();
 	default: return NULL;
 	}
 }
@@ -263,7 +285,7 @@ static void var_value(struct sctx *c, const struct prop_ref *ref, struct sval *o
 	struct fjson_object **rootp = script_var_root(c->m, ref->id);
 	bool global = ref->id == PROP_GLOBAL_VAR;
 	if (global)
-		pthread_mutex_lock(&gvar_lock);
+		prop_globals_lock();
 	struct fjson_object *o = rootp ? var_lookup(*rootp, ref->path) : NULL;
 	if (!o) {
 		sv_cstr(out, "", 0);
@@ -292,7 +314,7 @@ static void var_value(struct sctx *c, const struct prop_ref *ref, struct sval *o
 		}
 	}
 	if (global)
-		pthread_mutex_unlock(&gvar_lock);
+		prop_globals_unlock();
 }
 
 /* ---- expressions ---- */
@@ -342,16 +364,20 @@ static int str_cmp(const char *a, size_t al, const char *b, size_t bl)
  * both as strings. */
 static int cmp_vals(struct sctx *c, struct sval *a, struct sval *b)
 {
-	int64_t x, y;
-	bool an = a->t == SV_NUM, bn = b->t == SV_NUM;
-	if (!an && sv_strict_num(sv_ptr(c, a), a->len, &x))
-		an = true;
-	else if (an)
+	int64_t x = 0, y = 0;
+	bool an = a->t == SV_NUM, bn = b->t == SV_NUM, ok;
+	if (!an) {
+		x = sv_str2num(sv_ptr(c, a), a->len, &ok);
+		an = ok;
+	} else {
 		x = a->n;
-	if (!bn && sv_strict_num(sv_ptr(c, b), b->len, &y))
-		bn = true;
-	else if (bn)
+	}
+	if (!bn) {
+		y = sv_str2num(sv_ptr(c, b), b->len, &ok);
+		bn = ok;
+	} else {
 		y = b->n;
+	}
 	if (an && bn)
 		return x < y ? -1 : x > y;
 	sv_to_str(c, a);
@@ -404,10 +430,10 @@ void eval_expr(struct sctx *c, const struct expr *e, struct sval *out)
 		struct fjson_object **rootp = script_var_root(c->m, ref->id);
 		bool global = ref->id == PROP_GLOBAL_VAR;
 		if (global)
-			pthread_mutex_lock(&gvar_lock);
+			prop_globals_lock();
 		bool ex = rootp && *rootp && var_lookup(*rootp, ref->path) != NULL;
 		if (global)
-			pthread_mutex_unlock(&gvar_lock);
+			prop_globals_unlock();
 		sv_num(out, ex);
 		return;
 	}
@@ -564,10 +590,10 @@ static void var_set(struct sctx *c, const struct script_stmt *s)
 		}
 	}
 	if (ref->id == PROP_GLOBAL_VAR)
-		pthread_mutex_lock(&gvar_lock);
+		prop_globals_lock();
 	var_store(rootp, ref->path, nv);
 	if (ref->id == PROP_GLOBAL_VAR)
-		pthread_mutex_unlock(&gvar_lock);
+		prop_globals_unlock();
 }
 
 static void exec_list(struct sctx *c, const struct script_stmt *s);
@@ -580,9 +606,13 @@ static void exec_foreach(struct sctx *c, const struct script_stmt *s)
 	if (e->type == EXPR_PROPERTY && e->resolved) {
 		const struct prop_ref *src = e->resolved;
 		struct fjson_object **sr = script_var_root(c->m, src->id);
+		if (src->id == PROP_GLOBAL_VAR)
+			prop_globals_lock();
 		struct fjson_object *o = sr ? var_lookup(*sr, src->path) : NULL;
 		if (o)
 			coll = json_deep_copy(o);
+		if (src->id == PROP_GLOBAL_VAR)
+			prop_globals_unlock();
 	} else {
 		struct sval v;
 		c->ctx->scratch[SC_ARENA].len = 0;
@@ -673,6 +703,7 @@ static void exec_list(struct sctx *c, const struct script_stmt *s)
 				exec_list(c, s->then_);
 			break;
 		case STMT_RELOAD_LOOKUP_TABLE:
+			script_func_call(c, s->value, &v);
 			break;
 		}
 	}
@@ -737,7 +768,11 @@ static struct prop_ref *resolve_prop(const char *name, const struct cfg_pos *pos
 		/* "$msg" etc: the lexer keeps the '$', prop_ref_parse accepts
 		 * names with and without it; try without */
 		if (!(name[0] == '$' && prop_ref_parse(name + 1, strlen(name + 1), ref))) {
-			cfg_error(pos, "unknown property '%s'", name);
+			const char *sug = prop_suggest(name);
+			if (sug)
+				cfg_error(pos, "unknown property '%s' (did you mean '%s'?)", name, sug);
+			else
+				cfg_error(pos, "unknown property '%s'", name);
 			(*n_errors)++;
 			free(ref);
 			return NULL;
@@ -760,7 +795,7 @@ static void compile_expr(struct expr *e, int *n_errors)
 		e->resolved = resolve_prop(e->str, &e->pos, n_errors);
 		break;
 	case EXPR_FUNC:
-		script_func_compile(e, n_errors);
+		script_func_compile(e, false, n_errors);
 		break;
 	case EXPR_NOT: case EXPR_NEG:
 		if (is_const(e->l))
@@ -779,7 +814,13 @@ static void compile_list(struct script_stmt *s, const struct script_resolver *r,
 {
 	for (; s; s = s->next) {
 		compile_expr(s->cond, n_errors);
-		compile_expr(s->value, n_errors);
+		if (s->type == STMT_RELOAD_LOOKUP_TABLE) {
+			for (int i = 0; i < s->value->n_args; i++)
+				compile_expr(s->value->args[i], n_errors);
+			script_func_compile(s->value, true, n_errors);
+		} else {
+			compile_expr(s->value, n_errors);
+		}
 		switch (s->type) {
 		case STMT_ACTION:
 			if (r && r->make_action) {

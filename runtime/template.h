@@ -33,6 +33,9 @@ enum sl_rc tpl_create_legacy(const char *args, const struct cfg_pos *pos);
 /* Find a template by name (case-insensitive); NULL if unknown. */
 const struct template *tpl_find(const char *name);
 const char *tpl_name(const struct template *t);
+/* The defined template whose name is closest to `name` (for "did you
+ * mean" hints), or NULL. */
+const char *tpl_suggest(const char *name);
 
 /* Render `m` through `t`, appending to `out`. Returns false on ENOMEM. */
 bool tpl_render(const struct template *t, struct msg *m, struct sbuf *out);

@@ -1,9 +1,13 @@
-/* worker.c — per-thread worker state (see worker.h).
+/* worker.c — per-thread worker state (see worker.h): the script context,
+ * the render buffer, and per action the module's worker data, the open
+ * transaction's messages and the batch pending for an action queue.
  *
- * Threading: a worker is used by one thread only.
+ * Threading: a worker is used by one thread only (the queue's drain at
+ * stop uses it after that thread has been joined).
  */
 #include "worker.h"
 #include "action.h"
+#include "msg.h"
 #include "sluice.h"
 
 #include <stdlib.h>
@@ -45,13 +49,17 @@ void worker_destroy(struct worker *w)
 		if (a->id >= w->n_acts)
 			continue;
 		struct act_wrk *aw = &w->acts[a->id];
-		if (aw->created && a->mod->output->wrk_destroy) {
+		if (aw->created && a->mod->output->wrk_destroy)
 			a->mod->output->wrk_destroy(aw->mod_wrk);
-		} else if (!aw->created && aw->mod_wrk) {
-			/* pending batch for an action queue (see action_exec) */
-			sbuf_free(aw->mod_wrk);
-			free(aw->mod_wrk);
-		}
+	}
+	for (int i = 0; i < w->n_acts; i++) {
+		struct act_wrk *aw = &w->acts[i];
+		for (int k = 0; k < aw->tx_n; k++)
+			msg_release(aw->tx_msgs[k]);
+		for (int k = 0; k < aw->pend_n; k++)
+			msg_release(aw->pend[k]);
+		free(aw->tx_msgs);
+		free(aw->pend);
 	}
 	exec_ctx_fini(&w->ctx);
 	sbuf_free(&w->render);

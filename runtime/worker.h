@@ -16,6 +16,7 @@ struct act_wrk {
 	void *mod_wrk;       /* the output module's per-worker data */
 	bool in_tx;          /* a transaction is open */
 	bool created;
+	bool collecting;     /* in_tx means: collecting for the action's queue */
 	/* messages of the open transaction (references), for per-message
 	 * results, action.errorFile and retries; reused, never shrunk */
 	struct msg **tx_msgs;

@@ -1,10 +1,13 @@
 #!/bin/bash
-# run-all.sh - runs every test that needs no outside service: `make check`
+# run-all.sh - runs `make check`
 # in the top build dir (unit tests and tests/integration/*.sh), then the
-# differential tests (tests/diff/run_diff.sh, real rsyslogd vs sluiced).
+# differential tests (tests/diff/run_diff.sh, real rsyslogd vs sluiced),
+# then the service tests (tests/services/*_test.sh, real Kafka and
+# Elasticsearch on 127.0.0.1, fetched with mvn; each counts as one test).
 # Builds nothing beyond what `make check` builds; run it from the top build
 # dir (or set top_builddir). Prints the per-suite output, then a closing line
-# "N passed, N failed" counting automake tests and diff configs; exits
+# "N passed, N failed" counting automake tests, diff configs and service
+# tests; exits
 # non-zero if anything failed. Skipped tests count in neither number.
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -67,6 +70,21 @@ else
 	echo "run-all: run_diff.sh ended without a summary (status $rc)"
 	failed=$((failed + 1))
 fi
+
+echo "=== service tests"
+# tests/services/*_test.sh: real Kafka / Elasticsearch servers on 127.0.0.1
+# (see tests/services/*.sh); exit 0 = pass, 77 = skip, anything else = fail.
+for t in "$srcdir"/tests/services/*_test.sh; do
+	[ -e "$t" ] || continue
+	echo "--- $(basename "$t")"
+	bash "$t"
+	rc=$?
+	case $rc in
+	0) passed=$((passed + 1)); echo "PASS: $(basename "$t")" ;;
+	77) skipped=$((skipped + 1)); echo "SKIP: $(basename "$t")" ;;
+	*) failed=$((failed + 1)); echo "FAIL: $(basename "$t") (status $rc)" ;;
+	esac
+done
 
 [ "$skipped" = 0 ] || echo "run-all: $skipped skipped"
 echo "$passed passed, $failed failed"

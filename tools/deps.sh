@@ -7,7 +7,9 @@ set -e
 pkgs="build-essential autoconf automake libtool pkg-config flex bison
  libestr-dev libfastjson-dev liblognorm-dev libcurl4-gnutls-dev librdkafka-dev
  libgnutls28-dev libgcrypt20-dev zlib1g-dev libpcre2-dev check
- python3 rsyslog gnutls-bin socat netcat-openbsd procps util-linux"
+ python3 rsyslog gnutls-bin socat netcat-openbsd procps util-linux
+ rsyslog-gnutls clang libclang-rt-14-dev
+ kcat rsyslog-kafka openjdk-17-jre-headless maven"
 SUDO=
 if [ "$(id -u)" != 0 ]; then
 	SUDO=sudo

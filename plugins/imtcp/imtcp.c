@@ -20,16 +20,20 @@
  * dead peers). At shutdown an input with refusals or errors logs its
  * counters.
  *
- * Threading: every input() instance has its own server thread (in_run)
- * with one epoll set over its listeners, an eventfd for in_stop, and its
- * sessions. Sessions, batch and read buffer belong to that thread alone;
- * the TLS context is read-only after in_create; the only cross-thread
- * data are the `stopping` flag and the statistics (atomics). in_create /
- * in_start / in_stop / in_destroy run on the main thread.
+ * Threading: every input() instance has workerThreads epoll threads
+ * (default 1; worker 0 runs on the input's own thread, in_run, which
+ * starts and joins the others). Each worker has its own epoll set over
+ * all the input's listeners (EPOLLEXCLUSIVE when there are several, so a
+ * new connection wakes one worker) and the shared stop eventfd; a
+ * session, and with it its framing state, batch and read buffer, belongs
+ * to the worker that accepted it, so per-connection order is kept. The
+ * TLS context is read-only after in_create; the only cross-thread data
+ * are the `stopping` flag, the session count checked against maxSessions
+ * and the statistics (atomics). in_create / in_start / in_stop /
+ * in_destroy run on the main thread.
  *
- * TODO(#5): workerThreads (several epoll threads per input); the poll()
- * backend for systems without epoll; reverse DNS for fromhost
- * (net.enableDNS; fromhost is the IP for now); defaultTZ; rate limiting;
+ * TODO(#5): the poll()
+ * backend for systems without epoll; defaultTZ; rate limiting;
  * notifyOnConnectionOpen/Close messages.
  */
 #ifndef _GNU_SOURCE
@@ -50,6 +54,7 @@
 #include "netstrm.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -66,6 +71,7 @@
 #define IMTCP_BATCH 1024             /* messages per input_submit() */
 #define IMTCP_MAX_LISTENERS 16       /* sockets per input (addresses) */
 #define IMTCP_EVENTS 256
+#define IMTCP_MAX_WORKERS 64
 #define IMTCP_HANDSHAKE_TIMEOUT_S 10  /* a TLS handshake must finish within this */
 #define IMTCP_READ_ROUNDS 16          /* TLS: buffers read per wake-up before yielding */
 
@@ -92,6 +98,7 @@ struct imtcp_mod_cfg {
 	char *gnutls_prio;
 	bool preserve_case;
 	char *sd_cafile, *sd_keyfile, *sd_certfile;
+	int64_t worker_threads;
 };
 
 #define MOFF(f) offsetof(struct imtcp_mod_cfg, f)
@@ -123,6 +130,18 @@ static const struct param_desc imtcp_mod_params[] = {
 	{ "permittedPeer", PARAM_ARRAY, NULL, 0, MOFF(permitted_peer), "peers allowed by x509/name or x509/fingerprint" },
 	{ "gnutlsPriorityString", PARAM_STRING, NULL, 0, MOFF(gnutls_prio), "gnutls priority string" },
 	{ "preserveCase", PARAM_BINARY, "on", 0, MOFF(preserve_case), "keep the case of fromhost" },
+	{ "workerThreads", PARAM_INT, "1", 0, MOFF(worker_threads), "epoll threads per input (post-2302 rsyslog)" },
+	/* legacy $Directives (runtime/legacy.c) */
+	{ "inputtcpmaxsessions", PARAM_INT, NULL, PARAM_LEGACY, MOFF(max_sessions), "$InputTCPMaxSessions" },
+	{ "inputtcpmaxlisteners", PARAM_INT, NULL, PARAM_LEGACY, MOFF(max_listeners), "$InputTCPMaxListeners" },
+	{ "inputtcpflowcontrol", PARAM_BINARY, NULL, PARAM_LEGACY, MOFF(flow_control), "$InputTCPFlowControl" },
+	{ "inputtcpserverdisablelfdelimiter", PARAM_BINARY, NULL, PARAM_LEGACY, MOFF(disable_lf), "$InputTCPServerDisableLFDelimiter" },
+	{ "inputtcpserveraddtlframedelimiter", PARAM_INT, NULL, PARAM_LEGACY, MOFF(addtl_delim), "$InputTCPServerAddtlFrameDelimiter" },
+	{ "inputtcpservernotifyonconnectionclose", PARAM_BINARY, NULL, PARAM_LEGACY, MOFF(notify_close), "$InputTCPServerNotifyOnConnectionClose" },
+	{ "inputtcpserverkeepalive", PARAM_BINARY, NULL, PARAM_LEGACY, MOFF(keepalive), "$InputTCPServerKeepAlive" },
+	{ "inputtcpserverstreamdrivermode", PARAM_INT, NULL, PARAM_LEGACY, MOFF(sd_mode), "$InputTCPServerStreamDriverMode" },
+	{ "inputtcpserverstreamdriverauthmode", PARAM_STRING, NULL, PARAM_LEGACY, MOFF(sd_authmode), "$InputTCPServerStreamDriverAuthMode" },
+	{ "inputtcpserverstreamdriverpermittedpeer", PARAM_ARRAY, NULL, PARAM_LEGACY, MOFF(permitted_peer), "$InputTCPServerStreamDriverPermittedPeer" },
 };
 static const struct param_table imtcp_mod_table = PARAM_TABLE(imtcp_mod_params, struct imtcp_mod_cfg);
 
@@ -156,6 +175,7 @@ struct imtcp_inst_cfg {
 	char *gnutls_prio;
 	bool sd_check_eku, sd_prioritize_san;
 	struct param_array permitted_peer;
+	int64_t worker_threads;
 };
 
 #define IOFF(f) offsetof(struct imtcp_inst_cfg, f)
@@ -187,6 +207,7 @@ static const struct param_desc imtcp_inst_params[] = {
 	{ "streamDriver.keyfile", PARAM_STRING, NULL, 0, IOFF(sd_keyfile), "own key (PEM; default: global defaultNetstreamDriverKeyFile)" },
 	{ "streamDriver.certfile", PARAM_STRING, NULL, 0, IOFF(sd_certfile), "own certificate (PEM; default: global defaultNetstreamDriverCertFile)" },
 	{ "permittedPeer", PARAM_ARRAY, NULL, 0, IOFF(permitted_peer), "peers allowed by x509/name or x509/fingerprint" },
+	{ "workerThreads", PARAM_INT, "1", 0, IOFF(worker_threads), "epoll threads sharing the listener (post-2302 rsyslog)" },
 	{ "gnutlsPriorityString", PARAM_STRING, NULL, 0, IOFF(gnutls_prio), "gnutls priority string" },
 	{ "keepAlive", PARAM_BINARY, "off", 0, IOFF(keepalive), "enable TCP keep-alive" },
 	{ "keepAlive.probes", PARAM_INT, "0", 0, IOFF(ka_probes), "keep-alive probes" },
@@ -196,6 +217,11 @@ static const struct param_desc imtcp_inst_params[] = {
 	{ "rateLimit.interval", PARAM_INT, "0", 0, IOFF(rl_interval), "accepted; not implemented yet (#5)" },
 	{ "rateLimit.burst", PARAM_INT, "10000", 0, IOFF(rl_burst), "accepted; not implemented yet (#5)" },
 	{ "framingfix.cisco.asa", PARAM_BINARY, "off", 0, IOFF(framingfix_asa), "ignore a SP before a frame" },
+	/* legacy $Directives (runtime/legacy.c); ...ServerRun creates an input */
+	{ "inputtcpserverrun", PARAM_STRING, NULL, PARAM_LEGACY | PARAM_LEGACY_RUN, IOFF(port), "$InputTCPServerRun" },
+	{ "inputtcpserverbindruleset", PARAM_RULESET, NULL, PARAM_LEGACY, IOFF(ruleset), "$InputTCPServerBindRuleset" },
+	{ "inputtcpserverinputname", PARAM_STRING, NULL, PARAM_LEGACY, IOFF(name), "$InputTCPServerInputName" },
+	{ "inputtcpserversupportoctetcountedframing", PARAM_BINARY, NULL, PARAM_LEGACY, IOFF(supp_octet), "$InputTCPServerSupportOctetCountedFraming" },
 };
 static const struct param_table imtcp_inst_table = PARAM_TABLE(imtcp_inst_params, struct imtcp_inst_cfg);
 
@@ -209,9 +235,11 @@ struct ev_src {
 	int fd;
 };
 
+struct imtcp_worker;
+
 struct imtcp_session {
 	struct ev_src ev;
-	struct imtcp_input *in;
+	struct imtcp_worker *w;
 	struct msg_origin *origin;      /* one reference, released on close */
 	struct netstrm *ns;             /* TLS only (owns the fd then); NULL for plain TCP */
 	bool handshaking;               /* TLS handshake not done yet */
@@ -231,6 +259,7 @@ struct imtcp_stats {
 	atomic_uint_fast64_t tls_established;
 	atomic_uint_fast64_t tls_failed;           /* handshake or authentication refused */
 	atomic_uint_fast64_t tls_timeout;          /* handshake not done in time */
+	atomic_uint_fast64_t tls_aborted;          /* peer closed during the handshake */
 	atomic_uint_fast64_t read_errors;
 };
 
@@ -245,21 +274,33 @@ struct imtcp_input {
 	struct netstrm_ctx *tls;        /* NULL for plain TCP */
 	struct ev_src listeners[IMTCP_MAX_LISTENERS];
 	int n_listeners;
-	struct ev_src wake;             /* eventfd written by in_stop */
-	int epfd;
+	struct ev_src wake;             /* eventfd written by in_stop, in every epoll set */
 	atomic_bool stopping;
-	int n_sessions;
+	atomic_int n_sessions;          /* all workers: checked against maxSessions */
+	atomic_long last_refusal_log;
+	struct imtcp_worker *workers;   /* cfg->worker_threads of them */
+	int n_workers;
+	struct imtcp_stats stats;
+};
+
+/* One epoll thread of an input: workers[0] runs on the input's thread
+ * (in_run), the others on threads in_run starts. Each has its own epoll
+ * set with all listeners (EPOLLEXCLUSIVE: a new connection wakes one
+ * worker), and owns the sessions it accepted. */
+struct imtcp_worker {
+	struct imtcp_input *in;
+	int epfd;
 	int n_handshaking;
 	struct imtcp_session *sessions;
-	time_t last_refusal_log;
 	time_t tls_log_sec;             /* rate limit of TLS failure lines */
 	int tls_log_n;
-	char *rbuf;                     /* IMTCP_READ_SIZE, in_run only */
+	char *rbuf;                     /* IMTCP_READ_SIZE */
 	const struct syslog_time *cur_t; /* reception time of the current read */
 	time_t cur_tt;
 	struct msg *batch[IMTCP_BATCH];
 	int n_batch;
-	struct imtcp_stats stats;
+	pthread_t tid;
+	bool started;
 };
 
 /* ---- module ---- */
@@ -316,6 +357,7 @@ static void inherit_module_defaults(struct imtcp_inst_cfg *c, const struct imtcp
 	INHERIT("streamdriver.checkextendedkeypurpose", sd_check_eku, sd_check_eku);
 	INHERIT("streamdriver.prioritizesan", sd_prioritize_san, sd_prioritize_san);
 	INHERIT("streamdriver.tlsverifydepth", sd_verify_depth, sd_verify_depth);
+	INHERIT("workerthreads", worker_threads, worker_threads);
 #undef INHERIT
 #define INHERIT_STR(pname, f) do { \
 		if (!find_param(o, pname) && m->f) { free(c->f); c->f = sl_xstrdup(m->f); } \
@@ -347,6 +389,8 @@ static int setup_stream_driver(struct imtcp_input *in, struct cfg_obj *o)
 	memset(&nc, 0, sizeof(nc));
 	nc.mode = (int)c->sd_mode;
 	nc.driver = c->sd_name ? c->sd_name : glbl.default_netstream_driver;
+	if (nc.driver == NULL)
+		nc.driver = "ptcp"; /* rsyslog's default driver: no TLS */
 	if (!netstrm_auth_parse(c->sd_authmode, &nc.auth)) {
 		cfg_error(param_pos(o, "streamdriver.authmode"), "imtcp: invalid streamDriver.authMode "
 			  "'%s' (expected anon, x509/certvalid, x509/name or x509/fingerprint)",
@@ -406,6 +450,11 @@ static void *imtcp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_err
 			  "%lld, max is 200000000", (long long)c->max_frame_size);
 		errs++;
 	}
+	if (c->worker_threads < 1 || c->worker_threads > IMTCP_MAX_WORKERS) {
+		cfg_error(param_pos(o, "workerthreads"), "imtcp: workerThreads must be 1..%d (is %lld)",
+			  IMTCP_MAX_WORKERS, (long long)c->worker_threads);
+		errs++;
+	}
 	if (c->addtl_delim < -1 || c->addtl_delim > 255) {
 		cfg_error(param_pos(o, "addtlframedelimiter"), "imtcp: addtlFrameDelimiter must be "
 			  "a byte value 0..255 (or -1 for none), is %lld", (long long)c->addtl_delim);
@@ -420,7 +469,6 @@ static void *imtcp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_err
 
 	in = sl_xcalloc(1, sizeof(*in));
 	in->cfg = c;
-	in->epfd = -1;
 	in->wake.fd = -1;
 	in->wake.kind = EV_WAKE;
 	in->inputname = c->name ? c->name : "imtcp";
@@ -454,98 +502,103 @@ static void *imtcp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_err
 
 /* ---- sessions ---- */
 
-static void batch_flush(struct imtcp_input *in)
+static void batch_flush(struct imtcp_worker *w)
 {
-	if (in->n_batch == 0)
+	struct imtcp_input *in = w->in;
+	if (w->n_batch == 0)
 		return;
-	int n = in->n_batch;
-	in->n_batch = 0;
+	int n = w->n_batch;
+	w->n_batch = 0;
 	atomic_fetch_add_explicit(&in->stats.submitted, (uint_fast64_t)n, memory_order_relaxed);
 	/* ownership of the references passes to the core in all cases */
-	(void)input_submit(in->batch, n, in->fc);
+	(void)input_submit(w->batch, n, in->fc);
 }
 
 /* framing sink: make a message of one frame and add it to the batch. */
 static void sess_emit(void *ctx, const char *p, size_t len)
 {
 	struct imtcp_session *s = ctx;
-	struct imtcp_input *in = s->in;
-	struct msg *m = msg_create(p, len, s->origin, in->cur_t, in->cur_tt);
+	struct imtcp_worker *w = s->w;
+	struct imtcp_input *in = w->in;
+	struct msg *m = msg_create(p, len, s->origin, w->cur_t, w->cur_tt);
 	if (SL_UNLIKELY(m == NULL)) {
 		atomic_fetch_add_explicit(&in->fstats.discarded_nomem, 1, memory_order_relaxed);
 		return;
 	}
-	in->batch[in->n_batch++] = m;
-	if (in->n_batch == IMTCP_BATCH)
-		batch_flush(in);
+	w->batch[w->n_batch++] = m;
+	if (w->n_batch == IMTCP_BATCH)
+		batch_flush(w);
 }
 
 /* Cut one read into frames with one reception time. */
-static void sess_feed(struct imtcp_input *in, struct imtcp_session *s, const char *p, size_t n)
+static void sess_feed(struct imtcp_worker *w, struct imtcp_session *s, const char *p, size_t n)
 {
+	struct imtcp_input *in = w->in;
 	struct syslog_time t;
 	struct timespec now;
 	dt_now(&t, &now); /* one reception time per read */
-	in->cur_t = &t;
-	in->cur_tt = now.tv_sec;
+	w->cur_t = &t;
+	w->cur_tt = now.tv_sec;
 	framing_feed(&in->fcfg, &s->fr, p, n, &s->sink);
-	in->cur_t = NULL;
+	w->cur_t = NULL;
 }
 
-static void sess_close(struct imtcp_input *in, struct imtcp_session *s)
+static void sess_close(struct imtcp_worker *w, struct imtcp_session *s)
 {
-	epoll_ctl(in->epfd, EPOLL_CTL_DEL, s->ev.fd, NULL);
+	struct imtcp_input *in = w->in;
+	epoll_ctl(w->epfd, EPOLL_CTL_DEL, s->ev.fd, NULL);
 	if (s->ns)
 		netstrm_close(s->ns); /* closes the fd */
 	else
 		close(s->ev.fd);
 	if (s->handshaking)
-		in->n_handshaking--;
+		w->n_handshaking--;
 	msg_origin_release(s->origin);
 	framing_state_free(&s->fr);
 	if (s->prev)
 		s->prev->next = s->next;
 	else
-		in->sessions = s->next;
+		w->sessions = s->next;
 	if (s->next)
 		s->next->prev = s->prev;
-	in->n_sessions--;
+	atomic_fetch_sub(&in->n_sessions, 1);
 	atomic_fetch_add_explicit(&in->stats.sessions_closed, 1, memory_order_relaxed);
 	free(s);
 }
 
 /* The peer closed (or the read failed): flush what the framer holds. */
-static void sess_end(struct imtcp_input *in, struct imtcp_session *s, ssize_t n)
+static void sess_end(struct imtcp_worker *w, struct imtcp_session *s, ssize_t n)
 {
+	struct imtcp_input *in = w->in;
 	if (n == 0) {
 		struct syslog_time t;
 		struct timespec now;
 		dt_now(&t, &now);
-		in->cur_t = &t;
-		in->cur_tt = now.tv_sec;
+		w->cur_t = &t;
+		w->cur_tt = now.tv_sec;
 		framing_eof(&in->fcfg, &s->fr, &s->sink);
-		in->cur_t = NULL;
+		w->cur_t = NULL;
 	} else {
 		atomic_fetch_add_explicit(&in->stats.read_errors, 1, memory_order_relaxed);
 		sl_info("%s: session from %s closed with error: %s", in->who, s->peer,
 			s->ns && errno == EIO ? netstrm_error(s->ns) : strerror(errno));
 	}
-	sess_close(in, s);
+	sess_close(w, s);
 }
 
-static void sess_readable_plain(struct imtcp_input *in, struct imtcp_session *s)
+static void sess_readable_plain(struct imtcp_worker *w, struct imtcp_session *s)
 {
 	ssize_t n;
 	do
-		n = recv(s->ev.fd, in->rbuf, IMTCP_READ_SIZE, 0);
+		n = recv(s->ev.fd, w->rbuf, IMTCP_READ_SIZE, 0);
 	while (n < 0 && errno == EINTR);
 	if (n > 0) {
-		sess_feed(in, s, in->rbuf, (size_t)n);
+		sess_feed(w, s, w->rbuf, (size_t)n);
 		return;
 	}
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 		return;
-	sess_end(in, s, n);
+	sess_end(w, s, n);
 }
 
 /* TLS: records are at most 16 KiB, so fill the 64 KiB buffer with several
@@ -553,21 +606,21 @@ static void sess_readable_plain(struct imtcp_input *in, struct imtcp_session *s)
  * or after IMTCP_READ_ROUNDS buffers (the fd stays readable, epoll comes
  * back) — but never leave decrypted bytes inside gnutls, where epoll
  * cannot see them. */
-static void sess_readable_tls(struct imtcp_input *in, struct imtcp_session *s)
+static void sess_readable_tls(struct imtcp_worker *w, struct imtcp_session *s)
 {
 	for (int round = 0;; round++) {
 		size_t got = 0;
 		ssize_t n = 1;
 		while (got < IMTCP_READ_SIZE) {
-			n = netstrm_recv(s->ns, in->rbuf + got, IMTCP_READ_SIZE - got);
+			n = netstrm_recv(s->ns, w->rbuf + got, IMTCP_READ_SIZE - got);
 			if (n <= 0)
 				break;
 			got += (size_t)n;
 		}
 		if (got)
-			sess_feed(in, s, in->rbuf, got);
+			sess_feed(w, s, w->rbuf, got);
 		if (n == 0 || (n < 0 && errno != EAGAIN)) {
-			sess_end(in, s, n);
+			sess_end(w, s, n);
 			return;
 		}
 		if (n < 0)
@@ -578,15 +631,16 @@ static void sess_readable_tls(struct imtcp_input *in, struct imtcp_session *s)
 }
 
 /* Rate-limited log line for TLS failures (at most 10 a second). */
-static void SL_PRINTF(2, 3) tls_log(struct imtcp_input *in, const char *fmt, ...)
+static void SL_PRINTF(2, 3) tls_log(struct imtcp_worker *w, const char *fmt, ...)
 {
+	struct imtcp_input *in = w->in;
 	time_t now = time(NULL);
-	if (now != in->tls_log_sec) {
-		in->tls_log_sec = now;
-		in->tls_log_n = 0;
+	if (now != w->tls_log_sec) {
+		w->tls_log_sec = now;
+		w->tls_log_n = 0;
 	}
-	if (++in->tls_log_n > 10) {
-		if (in->tls_log_n == 11)
+	if (++w->tls_log_n > 10) {
+		if (w->tls_log_n == 11)
 			sl_err("%s: more TLS failures in this second; only counted", in->who);
 		return;
 	}
@@ -598,68 +652,76 @@ static void SL_PRINTF(2, 3) tls_log(struct imtcp_input *in, const char *fmt, ...
 	sl_err("%s", line);
 }
 
-static void sess_set_events(struct imtcp_input *in, struct imtcp_session *s, uint32_t mask)
+static void sess_set_events(struct imtcp_worker *w, struct imtcp_session *s, uint32_t mask)
 {
 	if (s->ev_mask == mask)
 		return;
 	struct epoll_event ev = { .events = mask, .data.ptr = &s->ev };
-	if (epoll_ctl(in->epfd, EPOLL_CTL_MOD, s->ev.fd, &ev) == 0)
+	if (epoll_ctl(w->epfd, EPOLL_CTL_MOD, s->ev.fd, &ev) == 0)
 		s->ev_mask = mask;
 }
 
 /* One step of a TLS handshake (the fd was ready). */
-static void sess_handshake(struct imtcp_input *in, struct imtcp_session *s)
+static void sess_handshake(struct imtcp_worker *w, struct imtcp_session *s)
 {
+	struct imtcp_input *in = w->in;
 	switch (netstrm_handshake(s->ns)) {
 	case NETSTRM_AGAIN:
-		sess_set_events(in, s, netstrm_want_write(s->ns) ? EPOLLOUT : EPOLLIN);
+		sess_set_events(w, s, netstrm_want_write(s->ns) ? EPOLLOUT : EPOLLIN);
 		return;
 	case NETSTRM_OK:
 		s->handshaking = false;
-		in->n_handshaking--;
+		w->n_handshaking--;
 		atomic_fetch_add_explicit(&in->stats.tls_established, 1, memory_order_relaxed);
 		sl_dbg("%s: TLS session with %s established (%s)", in->who, s->peer,
 		       netstrm_peer_id(s->ns));
-		sess_set_events(in, s, EPOLLIN);
+		sess_set_events(w, s, EPOLLIN);
 		/* application data may have come with the last handshake flight */
-		sess_readable_tls(in, s);
+		sess_readable_tls(w, s);
+		return;
+	case NETSTRM_EOF:
+		atomic_fetch_add_explicit(&in->stats.tls_aborted, 1, memory_order_relaxed);
+		sl_dbg("%s: %s: %s", in->who, s->peer, netstrm_error(s->ns));
+		sess_close(w, s);
 		return;
 	case NETSTRM_ERR:
 		break;
 	}
 	atomic_fetch_add_explicit(&in->stats.tls_failed, 1, memory_order_relaxed);
-	tls_log(in, "%s: TLS session from peer %s refused: %s", in->who, s->peer,
+	tls_log(w, "%s: TLS session from peer %s refused: %s", in->who, s->peer,
 		netstrm_error(s->ns));
-	sess_close(in, s);
+	sess_close(w, s);
 }
 
 /* Close the sessions whose TLS handshake did not finish in time. */
-static void sweep_handshakes(struct imtcp_input *in, time_t now)
+static void sweep_handshakes(struct imtcp_worker *w, time_t now)
 {
-	struct imtcp_session *s = in->sessions, *next;
-	for (; s && in->n_handshaking > 0; s = next) {
+	struct imtcp_input *in = w->in;
+	struct imtcp_session *s = w->sessions, *next;
+	for (; s && w->n_handshaking > 0; s = next) {
 		next = s->next;
 		if (!s->handshaking || s->hs_deadline > now)
 			continue;
 		atomic_fetch_add_explicit(&in->stats.tls_timeout, 1, memory_order_relaxed);
-		tls_log(in, "%s: TLS session from peer %s refused: handshake not complete after "
+		tls_log(w, "%s: TLS session from peer %s refused: handshake not complete after "
 			"%d s", in->who, s->peer, IMTCP_HANDSHAKE_TIMEOUT_S);
-		sess_close(in, s);
+		sess_close(w, s);
 	}
 }
 
-static void sess_event(struct imtcp_input *in, struct imtcp_session *s)
+static void sess_event(struct imtcp_worker *w, struct imtcp_session *s)
 {
 	if (s->handshaking)
-		sess_handshake(in, s);
+		sess_handshake(w, s);
 	else if (s->ns)
-		sess_readable_tls(in, s);
+		sess_readable_tls(w, s);
 	else
-		sess_readable_plain(in, s);
+		sess_readable_plain(w, s);
 }
 
-static void accept_sessions(struct imtcp_input *in, int lfd)
+static void accept_sessions(struct imtcp_worker *w, int lfd)
 {
+	struct imtcp_input *in = w->in;
 	for (int i = 0; i < 64; i++) { /* bounded: sessions get their turn too */
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof(ss);
@@ -677,34 +739,36 @@ static void accept_sessions(struct imtcp_input *in, int lfd)
 		}
 		char ip[NET_IP_MAX];
 		net_sockaddr_ip((struct sockaddr *)&ss, ip, sizeof(ip));
-		if (in->n_sessions >= in->cfg->max_sessions) {
+		if (atomic_fetch_add(&in->n_sessions, 1) >= in->cfg->max_sessions) {
+			atomic_fetch_sub(&in->n_sessions, 1);
 			close(fd);
 			atomic_fetch_add_explicit(&in->stats.sessions_refused, 1, memory_order_relaxed);
-			time_t now = time(NULL);
-			if (now != in->last_refusal_log) {
-				in->last_refusal_log = now;
+			long now = (long)time(NULL), last = atomic_load(&in->last_refusal_log);
+			if (now != last && atomic_compare_exchange_strong(&in->last_refusal_log, &last, now)) {
 				sl_err("%s: too many tcp sessions (maxSessions=%lld) - dropping incoming "
 				       "request from %s", in->who, (long long)in->cfg->max_sessions, ip);
 			}
 			continue;
 		}
 		struct imtcp_session *s = calloc(1, sizeof(*s));
-		/* TODO(#5): reverse DNS when net.enableDNS is on; fromhost = IP for now. */
-		struct msg_origin *o = s ? msg_origin_create(ip, ip, in->inputname, in->ruleset) : NULL;
+		char host[NI_MAXHOST];
+		dns_fromhost((struct sockaddr *)&ss, sl, ip, host, sizeof(host));
+		struct msg_origin *o = s ? msg_origin_create(host, ip, in->inputname, in->ruleset) : NULL;
 		char err[256] = "out of memory";
 		struct netstrm *ns = NULL;
 		if (s && o && in->tls)
 			ns = netstrm_accept(in->tls, fd, ip, err, sizeof(err));
 		if (!s || !o || (in->tls && !ns)) {
 			sl_err("%s: cannot accept session from %s: %s", in->who, ip, err);
+			atomic_fetch_sub(&in->n_sessions, 1);
 			msg_origin_release(o);
 			free(s);
 			close(fd);
 			continue;
 		}
 		s->ev.kind = EV_SESSION;
+		s->w = w;
 		s->ev.fd = fd;
-		s->in = in;
 		s->origin = o;
 		s->ns = ns;
 		snprintf(s->peer, sizeof(s->peer), "%s", ip);
@@ -718,8 +782,9 @@ static void accept_sessions(struct imtcp_input *in, int lfd)
 					  (int)in->cfg->ka_intvl);
 		s->ev_mask = EPOLLIN;
 		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &s->ev };
-		if (epoll_ctl(in->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+		if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
 			sl_err("%s: epoll_ctl: %s", in->who, strerror(errno));
+			atomic_fetch_sub(&in->n_sessions, 1);
 			msg_origin_release(o);
 			if (ns)
 				netstrm_close(ns);
@@ -728,17 +793,16 @@ static void accept_sessions(struct imtcp_input *in, int lfd)
 			free(s);
 			continue;
 		}
-		s->next = in->sessions;
-		if (in->sessions)
-			in->sessions->prev = s;
-		in->sessions = s;
-		in->n_sessions++;
+		s->next = w->sessions;
+		if (w->sessions)
+			w->sessions->prev = s;
+		w->sessions = s;
 		atomic_fetch_add_explicit(&in->stats.sessions_opened, 1, memory_order_relaxed);
 		if (ns) {
 			s->handshaking = true;
 			s->hs_deadline = time(NULL) + IMTCP_HANDSHAKE_TIMEOUT_S;
-			in->n_handshaking++;
-			sess_handshake(in, s); /* the ClientHello may be there already */
+			w->n_handshaking++;
+			sess_handshake(w, s); /* the ClientHello may be there already */
 		}
 	}
 }
@@ -786,37 +850,53 @@ static enum sl_rc imtcp_in_start(void *arg)
 		in->listeners[i].fd = fds[i];
 	}
 	in->n_listeners = n;
-	in->epfd = epoll_create1(EPOLL_CLOEXEC);
 	in->wake.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (in->epfd < 0 || in->wake.fd < 0) {
-		sl_err("%s: epoll/eventfd: %s", in->who, strerror(errno));
+	if (in->wake.fd < 0) {
+		sl_err("%s: eventfd: %s", in->who, strerror(errno));
 		return SL_ERR_IO;
 	}
-	for (int i = 0; i < n; i++) {
-		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &in->listeners[i] };
-		if (epoll_ctl(in->epfd, EPOLL_CTL_ADD, fds[i], &ev) != 0)
+	in->n_workers = (int)c->worker_threads;
+	in->workers = calloc((size_t)in->n_workers, sizeof(*in->workers));
+	if (!in->workers)
+		return SL_ERR_NOMEM;
+	for (int k = 0; k < in->n_workers; k++)
+		in->workers[k].epfd = -1;
+	for (int k = 0; k < in->n_workers; k++) {
+		struct imtcp_worker *w = &in->workers[k];
+		w->in = in;
+		w->epfd = epoll_create1(EPOLL_CLOEXEC);
+		w->rbuf = malloc(IMTCP_READ_SIZE);
+		if (w->epfd < 0 || !w->rbuf) {
+			sl_err("%s: epoll/malloc: %s", in->who, strerror(errno));
+			return SL_ERR_IO;
+		}
+		/* with several workers each new connection wakes one of them */
+		uint32_t lev = EPOLLIN | (in->n_workers > 1 ? EPOLLEXCLUSIVE : 0);
+		for (int i = 0; i < n; i++) {
+			struct epoll_event ev = { .events = lev, .data.ptr = &in->listeners[i] };
+			if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fds[i], &ev) != 0)
+				return SL_ERR_IO;
+		}
+		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &in->wake };
+		if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, in->wake.fd, &ev) != 0)
 			return SL_ERR_IO;
 	}
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &in->wake };
-	if (epoll_ctl(in->epfd, EPOLL_CTL_ADD, in->wake.fd, &ev) != 0)
-		return SL_ERR_IO;
-	in->rbuf = malloc(IMTCP_READ_SIZE);
-	if (!in->rbuf)
-		return SL_ERR_NOMEM;
 	write_port_file(in);
 	return SL_OK;
 }
 
-static void imtcp_in_run(void *arg)
+/* The event loop of one worker, until in_stop. */
+static void *worker_run(void *arg)
 {
-	struct imtcp_input *in = arg;
+	struct imtcp_worker *w = arg;
+	struct imtcp_input *in = w->in;
 	struct epoll_event evs[IMTCP_EVENTS];
 
 	time_t next_sweep = 0;
 
 	while (!atomic_load(&in->stopping)) {
 		/* wake up once a second while TLS handshakes are pending */
-		int n = epoll_wait(in->epfd, evs, IMTCP_EVENTS, in->n_handshaking ? 1000 : -1);
+		int n = epoll_wait(w->epfd, evs, IMTCP_EVENTS, w->n_handshaking ? 1000 : -1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -827,28 +907,47 @@ static void imtcp_in_run(void *arg)
 			struct ev_src *src = evs[i].data.ptr;
 			switch (src->kind) {
 			case EV_LISTENER:
-				accept_sessions(in, src->fd);
+				accept_sessions(w, src->fd);
 				break;
 			case EV_WAKE:
 				break; /* the loop condition sees `stopping` */
 			case EV_SESSION:
-				sess_event(in, (struct imtcp_session *)src);
+				sess_event(w, (struct imtcp_session *)src);
 				break;
 			}
 		}
-		if (in->n_handshaking) {
+		if (w->n_handshaking) {
 			time_t now = time(NULL);
 			if (now >= next_sweep) {
-				sweep_handshakes(in, now);
+				sweep_handshakes(w, now);
 				next_sweep = now + 1;
 			}
 		}
 		/* one submission per round (and whenever the batch filled) */
-		batch_flush(in);
+		batch_flush(w);
 	}
-	batch_flush(in);
-	while (in->sessions)
-		sess_close(in, in->sessions);
+	batch_flush(w);
+	while (w->sessions)
+		sess_close(w, w->sessions);
+	return NULL;
+}
+
+/* The input's thread runs worker 0 and starts (and joins) the others. */
+static void imtcp_in_run(void *arg)
+{
+	struct imtcp_input *in = arg;
+	for (int k = 1; k < in->n_workers; k++) {
+		int rc = pthread_create(&in->workers[k].tid, NULL, worker_run, &in->workers[k]);
+		if (rc != 0)
+			sl_err("%s: cannot start worker thread %d: %s (continuing with fewer)", in->who,
+			       k, strerror(rc));
+		else
+			in->workers[k].started = true;
+	}
+	worker_run(&in->workers[0]);
+	for (int k = 1; k < in->n_workers; k++)
+		if (in->workers[k].started)
+			pthread_join(in->workers[k].tid, NULL);
 }
 
 static void imtcp_in_stop(void *arg)
@@ -874,7 +973,7 @@ static void log_stats(struct imtcp_input *in)
 	if (!(refused | tls_failed | tls_timeout | ferr | trunc | nomem | inc | rerr))
 		return;
 	sl_info("%s: statistics: submitted=%llu sessions.opened=%llu sessions.closed=%llu "
-		"sessions.refused=%llu tls.established=%llu tls.failed=%llu tls.timeout=%llu "
+		"sessions.refused=%llu tls.established=%llu tls.failed=%llu tls.timeout=%llu tls.aborted=%llu "
 		"framing.errors=%llu truncated=%llu incomplete.eof=%llu discarded.nomem=%llu "
 		"read.errors=%llu", in->who,
 		(unsigned long long)atomic_load(&in->stats.submitted),
@@ -883,6 +982,7 @@ static void log_stats(struct imtcp_input *in)
 		(unsigned long long)refused,
 		(unsigned long long)atomic_load(&in->stats.tls_established),
 		(unsigned long long)tls_failed, (unsigned long long)tls_timeout,
+		(unsigned long long)atomic_load(&in->stats.tls_aborted),
 		(unsigned long long)ferr, (unsigned long long)trunc, (unsigned long long)inc,
 		(unsigned long long)nomem, (unsigned long long)rerr);
 }
@@ -892,16 +992,20 @@ static void imtcp_in_destroy(void *arg)
 	struct imtcp_input *in = arg;
 	if (in == NULL)
 		return;
-	while (in->sessions) /* only if in_run never ran */
-		sess_close(in, in->sessions);
+	for (int k = 0; k < in->n_workers; k++) {
+		struct imtcp_worker *w = &in->workers[k];
+		while (w->sessions) /* only if in_run never ran */
+			sess_close(w, w->sessions);
+		if (w->epfd >= 0)
+			close(w->epfd);
+		free(w->rbuf);
+	}
+	free(in->workers);
 	log_stats(in);
 	for (int i = 0; i < in->n_listeners; i++)
 		close(in->listeners[i].fd);
 	if (in->wake.fd >= 0)
 		close(in->wake.fd);
-	if (in->epfd >= 0)
-		close(in->epfd);
-	free(in->rbuf);
 	netstrm_ctx_destroy(in->tls);
 	param_free(&imtcp_inst_table, in->cfg);
 	free(in);

@@ -583,33 +583,45 @@ static void omes_wrk_destroy(void *p)
 	struct omes_wrk *w = p;
 	if (!w)
 		return;
-	if (w->n_items) {
-		/* The core has given up on these (the daemon is stopping and no
-		 * server answers): they must not vanish silently. */
-		sl_err("omelasticsearch %s: %zu documents were never acknowledged by Elasticsearch; "
-		       "written to errorfile%s", w->act->name, w->n_items,
-		       w->act->err_fd >= 0 ? "" : " (none configured: lost)");
-		for (size_t i = 0; i < w->n_items; i++)
-			item_failed(w, &w->items[i], NULL, 0,
-				    "not acknowledged by Elasticsearch before shutdown");
-		w->n_items = 0;
-	}
+	/* Pending items, if any, belong to a transaction the core dropped
+	 * (it requeues or accounts for those messages itself). */
 	omes_http_fini(w);
 	sbuf_free(&w->body);
 	sbuf_free(&w->resp);
 	sbuf_free(&w->url);
 	sbuf_free(&w->tmp);
 	sbuf_free(&w->gz);
+	sbuf_free(&w->carry);
+	sbuf_free(&w->carry_next);
+	free(w->slot_res);
 	free(w->items);
 	free(w);
 }
 
 static enum sl_rc omes_tx_begin(void *p)
 {
-	(void)p;
-	/* Items left over from a commit the core gave up on (resumeRetryCount
-	 * exhausted) stay pending and go out with this transaction. */
+	struct omes_wrk *w = p;
+	/* Anything left belongs to a transaction the core dropped (stop,
+	 * requeue): those messages are the core's again. */
+	w->n_items = 0;
+	w->body.len = 0;
+	w->n_slots = 0;
 	return SL_OK;
+}
+
+/* Hand the pending items back to the core as ACT_SUSPENDED: it adds
+ * exactly those messages again after try_resume. */
+static void hand_back(struct omes_wrk *w)
+{
+	for (size_t i = 0; i < w->n_items; i++) {
+		struct omes_item *it = &w->items[i];
+		w->slot_res[it->slot] = ACT_SUSPENDED;
+		if (w->act->op == OMES_OP_CREATE && it->unanswered)
+			sbuf_append(&w->carry_next, w->body.buf + it->off, it->meta_len);
+	}
+	atomic_fetch_add(&w->act->st.retried, w->n_items);
+	w->n_items = 0;
+	w->body.len = 0;
 }
 
 /* Append a "key":"value" pair of the action line (value JSON-escaped). */
@@ -661,7 +673,15 @@ static enum act_result omes_tx_add(void *p, struct msg *m, const char *doc, size
 	size_t est = len + 256;
 	if (w->n_items && w->body.len + est > (size_t)c->maxbytes) {
 		if (flush(w) != ACT_OK)
+			hand_back(w);
+	}
+	if (w->n_slots == w->cap_slots) {
+		uint32_t nc = w->cap_slots ? w->cap_slots * 2 : 256;
+		enum act_result *nr = realloc(w->slot_res, nc * sizeof(*nr));
+		if (!nr)
 			return ACT_SUSPENDED;
+		w->slot_res = nr;
+		w->cap_slots = nc;
 	}
 	if (w->n_items == w->cap_items) {
 		size_t nc = w->cap_items ? w->cap_items * 2 : 256;
@@ -718,6 +738,18 @@ static enum act_result omes_tx_add(void *p, struct msg *m, const char *doc, size
 	it->meta_len = (uint32_t)meta_len;
 	it->state = ITEM_PENDING;
 	it->unanswered = 0;
+	it->slot = w->n_slots++;
+	w->slot_res[it->slot] = ACT_SUSPENDED;
+	if (SL_UNLIKELY(w->carry_off < w->carry.len)) {
+		/* is this a create handed back unanswered, added again? */
+		const char *cm = w->carry.buf + w->carry_off;
+		if (w->carry.len - w->carry_off >= meta_len && memcmp(cm, b->buf + start, meta_len) == 0) {
+			it->unanswered = 1;
+			w->carry_off += meta_len;
+		} else {
+			w->carry_off = w->carry.len;
+		}
+	}
 	atomic_fetch_add_explicit(&a->st.submitted, 1, memory_order_relaxed);
 	return ACT_DEFERRED;
 }
@@ -754,8 +786,10 @@ static void read_items(struct omes_wrk *w, size_t k)
 	/* fast path: nothing failed */
 	const char *e = strstr(r, "\"errors\":");
 	if (e && e - r < 64 && strncmp(e + 9, "false", 5) == 0) {
-		for (size_t i = 0; i < k; i++)
+		for (size_t i = 0; i < k; i++) {
 			w->items[i].state = ITEM_DONE;
+			w->slot_res[w->items[i].slot] = ACT_OK;
+		}
 		atomic_fetch_add_explicit(&a->st.indexed, k, memory_order_relaxed);
 		return;
 	}
@@ -792,10 +826,12 @@ static void read_items(struct omes_wrk *w, size_t k)
 				      ? (long)fjson_object_get_int64(st) : -1;
 		if (status >= 200 && status < 300) {
 			it->state = ITEM_DONE;
+			w->slot_res[it->slot] = ACT_OK;
 			ok++;
 		} else if (status == 409 && a->op == OMES_OP_CREATE && it->unanswered) {
 			/* the earlier, unanswered request had created it */
 			it->state = ITEM_DONE;
+			w->slot_res[it->slot] = ACT_OK;
 			dup++;
 		} else if (status < 0 || retriable(status)) {
 			it->state = ITEM_RETRY;
@@ -803,6 +839,7 @@ static void read_items(struct omes_wrk *w, size_t k)
 		} else {
 			item_failed(w, it, res, status, NULL);
 			it->state = ITEM_DONE;
+			w->slot_res[it->slot] = ACT_FAILED;
 		}
 	}
 	sbuf_free(&rb);
@@ -886,6 +923,7 @@ static enum act_result flush(struct omes_wrk *w)
 			if (reply)
 				fjson_object_put(reply);
 			w->items[0].state = ITEM_DONE;
+			w->slot_res[w->items[0].slot] = ACT_FAILED;
 			compact(w);
 			continue;
 		}
@@ -912,12 +950,25 @@ static enum act_result flush(struct omes_wrk *w)
 	return ACT_OK;
 }
 
-static enum act_result omes_tx_commit(void *p)
+/* End of a transaction: send what is pending and report per message. */
+static enum act_result omes_tx_commit_items(void *p, enum act_result *res, int n)
 {
 	struct omes_wrk *w = p;
-	if (!w->n_items)
-		return ACT_OK;
-	return flush(w);
+	if (w->n_items && flush(w) != ACT_OK)
+		hand_back(w);
+	if ((uint32_t)n != w->n_slots)
+		sl_err("omelasticsearch %s: the core committed %d messages, the module saw %u",
+		       w->act->name, n, w->n_slots);
+	for (int i = 0; i < n; i++)
+		res[i] = (uint32_t)i < w->n_slots ? w->slot_res[i] : ACT_SUSPENDED;
+	w->n_slots = 0;
+	/* the next transaction may start with these, added again */
+	struct sbuf t = w->carry;
+	w->carry = w->carry_next;
+	w->carry_next = t;
+	w->carry_next.len = 0;
+	w->carry_off = 0;
+	return ACT_OK;
 }
 
 /* After a suspension: does a server answer its health check? */
@@ -971,7 +1022,7 @@ static const struct output_ops omes_output_ops = {
 	.wrk_destroy = omes_wrk_destroy,
 	.tx_begin = omes_tx_begin,
 	.tx_add = omes_tx_add,
-	.tx_commit = omes_tx_commit,
+	.tx_commit_items = omes_tx_commit_items,
 	.try_resume = omes_try_resume,
 	.default_template = " StdJSONFmt",
 };

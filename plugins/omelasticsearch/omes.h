@@ -116,6 +116,7 @@ struct omes_item {
 	uint32_t off;
 	uint32_t len;        /* action line + document line, each with its LF */
 	uint32_t meta_len;   /* action line with its LF */
+	uint32_t slot;       /* its place among the transaction's deferred adds */
 	uint8_t state;
 	uint8_t unanswered;  /* sent at least once without getting an answer */
 };
@@ -129,6 +130,14 @@ struct omes_wrk {
 	struct omes_item *items;
 	size_t n_items, cap_items;
 	size_t chunk_limit;       /* max items per request now (0 = all) */
+	/* result per deferred tx_add of the open transaction (tx_commit_items) */
+	enum act_result *slot_res;
+	uint32_t n_slots, cap_slots;
+	/* writeoperation=create: action lines of items handed back to the core
+	 * unanswered; when the core adds them again, a 409 means "indexed by
+	 * the unanswered request", not a conflict */
+	struct sbuf carry, carry_next;
+	size_t carry_off;
 	struct sbuf resp;
 	struct sbuf url;
 	struct sbuf tmp;          /* rendering of dyn* templates */

@@ -22,12 +22,16 @@
  * static file this is one lock per file per transaction. Worker staging
  * (struct omfile_wrk) belongs to its worker thread and is never locked.
  *
+ * The file layer (omfile_file.c) adds gzip (zipLevel, veryRobustZip),
+ * encryption (cry.provider="gcry", omfile_cry.c) and size-limit rotation.
+ *
  * Differences from rsyslog, on purpose: asyncWriting="on" uses the same
- * buffered path (the writes are already batched), and flushInterval is
- * honoured even without asyncWriting (rsyslog then never flushes a
- * partially filled buffer until it is full or the file is closed). Not
- * implemented yet (refused at load with a clear error): zipLevel > 0,
- * sig.provider, cry.provider, rotation.sizeLimit.
+ * buffered path (the writes are already batched per transaction, so a
+ * separate writer thread only adds a hand-over; measured in
+ * doc/benchmarks.md), flushInterval is honoured even without asyncWriting
+ * (rsyslog then never flushes a partially filled buffer until it is full
+ * or the file is closed), and dynaFileCacheSize may be up to 100,000
+ * (rsyslog: 1,000). sig.provider is refused at load.
  */
 #include "sluice.h"
 #include "module.h"
@@ -36,6 +40,7 @@
 #include "ast.h"
 #include "sbuf.h"
 #include "template.h"
+#include "omfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,12 +52,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
 /* ---- configuration ---- */
+
+/* rsyslog caps dynaFileCacheSize at 1,000; sluice's cache is a hash map
+ * with an LRU list, so it only needs the file descriptors. */
+#define OMFILE_MAX_CACHE 100000
 
 /* module(load="builtin:omfile" ...): defaults of every action. The
  * template= parameter is handled by the core (conf.c). */
@@ -68,6 +78,7 @@ struct omfile_mod_cfg {
 #define MOFF(f) offsetof(struct omfile_mod_cfg, f)
 static const struct param_desc omfile_mod_params[] = {
 	{ "template", PARAM_TEMPLATE, NULL, 0, MOFF(tpl), "default template of omfile actions" },
+	{ "actionfiledefaulttemplate", PARAM_TEMPLATE, NULL, PARAM_LEGACY, MOFF(tpl), "$ActionFileDefaultTemplate" },
 	{ "dirCreateMode", PARAM_FILEMODE, "0700", 0, MOFF(dir_mode), "mode of created directories" },
 	{ "fileCreateMode", PARAM_FILEMODE, "0644", 0, MOFF(file_mode), "mode of created files" },
 	{ "dirOwner", PARAM_UID, "-1", 0, MOFF(dir_uid), "owner of created directories" },
@@ -78,45 +89,21 @@ static const struct param_desc omfile_mod_params[] = {
 	{ "fileOwnerNum", PARAM_INT, "-1", 0, MOFF(file_uid_num), "owner (uid) of created files" },
 	{ "fileGroup", PARAM_GID, "-1", 0, MOFF(file_gid), "group of created files" },
 	{ "fileGroupNum", PARAM_INT, "-1", 0, MOFF(file_gid_num), "group (gid) of created files" },
-	{ "compression.driver", PARAM_STRING, NULL, 0, MOFF(compression_driver), "zlib (compression not supported yet)" },
+	{ "compression.driver", PARAM_STRING, NULL, 0, MOFF(compression_driver), "zlib (the only one; zstd is not supported)" },
 	{ "compression.zstd.workers", PARAM_INT, "0", 0, MOFF(zstd_workers), "accepted, not used" },
 };
 static const struct param_table omfile_mod_table = PARAM_TABLE(omfile_mod_params, struct omfile_mod_cfg);
-
-struct omfile_cfg {
-	char *file;
-	char *dynafile;
-	char *tpl;                   /* used by the core, kept for completeness */
-	int64_t cache_size;
-	int64_t zip_level;
-	int64_t flush_interval;
-	bool async_writing;
-	bool very_robust_zip;
-	bool flush_on_tx_end;
-	int64_t iobuf_size;
-	int dir_uid, dir_gid, file_uid, file_gid;
-	int64_t dir_uid_num, dir_gid_num, file_uid_num, file_gid_num;
-	int dir_mode, file_mode;
-	bool fail_on_chown;
-	bool create_dirs;
-	bool sync;
-	char *sig_provider, *cry_provider;
-	int64_t close_timeout;       /* minutes; -1 = not given */
-	bool dyna_no_suspend;
-	int64_t rotation_size;
-	char *rotation_cmd;
-};
 
 #define AOFF(f) offsetof(struct omfile_cfg, f)
 static const struct param_desc omfile_params[] = {
 	{ "file", PARAM_STRING, NULL, 0, AOFF(file), "file to write to" },
 	{ "dynaFile", PARAM_STRING, NULL, 0, AOFF(dynafile), "template naming the file per message" },
 	{ "template", PARAM_TEMPLATE, NULL, 0, AOFF(tpl), "template of the lines (default RSYSLOG_FileFormat)" },
-	{ "dynaFileCacheSize", PARAM_INT, "10", 0, AOFF(cache_size), "open dynaFiles kept (1..1000)" },
-	{ "zipLevel", PARAM_INT, "0", 0, AOFF(zip_level), "gzip level (only 0 supported yet)" },
+	{ "dynaFileCacheSize", PARAM_INT, "10", 0, AOFF(cache_size), "open dynaFiles kept (1..100000; rsyslog caps at 1000)" },
+	{ "zipLevel", PARAM_INT, "0", 0, AOFF(zip_level), "gzip level 0..9 (0 = no compression)" },
 	{ "flushInterval", PARAM_INT, "1", 0, AOFF(flush_interval), "seconds after which buffered data is written" },
-	{ "asyncWriting", PARAM_BINARY, "off", 0, AOFF(async_writing), "accepted; same buffered path" },
-	{ "veryRobustZip", PARAM_BINARY, "on", 0, AOFF(very_robust_zip), "accepted, not used" },
+	{ "asyncWriting", PARAM_BINARY, "off", 0, AOFF(async_writing), "accepted; writes are batched per transaction either way" },
+	{ "veryRobustZip", PARAM_BINARY, "on", 0, AOFF(very_robust_zip), "end a complete gzip member at every flush (readable after a crash)" },
 	{ "flushOnTXEnd", PARAM_BINARY, "on", 0, AOFF(flush_on_tx_end), "write the buffer at each transaction end" },
 	{ "ioBufferSize", PARAM_SIZE, "4k", 0, AOFF(iobuf_size), "size of the output buffer per file" },
 	{ "dirOwner", PARAM_UID, "-1", 0, AOFF(dir_uid), "owner of created directories" },
@@ -132,12 +119,38 @@ static const struct param_desc omfile_params[] = {
 	{ "failOnChOwnFailure", PARAM_BINARY, "on", 0, AOFF(fail_on_chown), "fail if owner/group cannot be set" },
 	{ "createDirs", PARAM_BINARY, "on", 0, AOFF(create_dirs), "create missing directories" },
 	{ "sync", PARAM_BINARY, "off", 0, AOFF(sync), "fdatasync() after each flush" },
-	{ "sig.provider", PARAM_WORD, NULL, 0, AOFF(sig_provider), "not supported yet" },
-	{ "cry.provider", PARAM_WORD, NULL, 0, AOFF(cry_provider), "not supported yet" },
+	{ "sig.provider", PARAM_WORD, NULL, 0, AOFF(sig_provider), "not supported (rsyslog's ksi_ls12 needs the GuardTime service)" },
+	{ "cry.provider", PARAM_WORD, NULL, 0, AOFF(cry_provider), "\"gcry\": encrypt the file (with FILE.encinfo)" },
+	{ "cry.key", PARAM_STRING, NULL, 0, AOFF(cry_key), "the encryption key itself (prefer cry.keyfile)" },
+	{ "cry.keyfile", PARAM_STRING, NULL, 0, AOFF(cry_keyfile), "file holding the key bytes" },
+	{ "cry.keyprogram", PARAM_STRING, NULL, 0, AOFF(cry_keyprogram), "not supported" },
+	{ "cry.algo", PARAM_WORD, NULL, 0, AOFF(cry_algo), "cipher (default AES128)" },
+	{ "cry.mode", PARAM_WORD, NULL, 0, AOFF(cry_mode), "cipher mode (default CBC)" },
 	{ "closeTimeout", PARAM_INT, "-1", 0, AOFF(close_timeout), "minutes of inactivity before a file is closed" },
 	{ "dynafile.donotsuspend", PARAM_BINARY, "on", 0, AOFF(dyna_no_suspend), "dynaFile open errors drop the message instead of suspending" },
-	{ "rotation.sizeLimit", PARAM_SIZE, "0", 0, AOFF(rotation_size), "not supported yet" },
-	{ "rotation.sizeLimitCommand", PARAM_STRING, NULL, 0, AOFF(rotation_cmd), "not supported yet" },
+	{ "rotation.sizeLimit", PARAM_SIZE, "0", 0, AOFF(rotation_size), "run rotation.sizeLimitCommand when the file reaches this size (0 = never)" },
+	{ "rotation.sizeLimitCommand", PARAM_STRING, NULL, 0, AOFF(rotation_cmd), "program run with the file name as argument" },
+	/* legacy $Directives: defaults of the legacy-syntax actions after them */
+	{ "actionfileenablesync", PARAM_BINARY, NULL, PARAM_LEGACY, AOFF(sync), "$ActionFileEnableSync" },
+	{ "fileowner", PARAM_UID, NULL, PARAM_LEGACY, AOFF(file_uid), "$FileOwner" },
+	{ "fileownernum", PARAM_INT, NULL, PARAM_LEGACY, AOFF(file_uid_num), "$FileOwnerNum" },
+	{ "filegroup", PARAM_GID, NULL, PARAM_LEGACY, AOFF(file_gid), "$FileGroup" },
+	{ "filegroupnum", PARAM_INT, NULL, PARAM_LEGACY, AOFF(file_gid_num), "$FileGroupNum" },
+	{ "dirowner", PARAM_UID, NULL, PARAM_LEGACY, AOFF(dir_uid), "$DirOwner" },
+	{ "dirownernum", PARAM_INT, NULL, PARAM_LEGACY, AOFF(dir_uid_num), "$DirOwnerNum" },
+	{ "dirgroup", PARAM_GID, NULL, PARAM_LEGACY, AOFF(dir_gid), "$DirGroup" },
+	{ "dirgroupnum", PARAM_INT, NULL, PARAM_LEGACY, AOFF(dir_gid_num), "$DirGroupNum" },
+	{ "filecreatemode", PARAM_FILEMODE, NULL, PARAM_LEGACY, AOFF(file_mode), "$FileCreateMode" },
+	{ "dircreatemode", PARAM_FILEMODE, NULL, PARAM_LEGACY, AOFF(dir_mode), "$DirCreateMode" },
+	{ "failonchownfailure", PARAM_BINARY, NULL, PARAM_LEGACY, AOFF(fail_on_chown), "$FailOnChownFailure" },
+	{ "createdirs", PARAM_BINARY, NULL, PARAM_LEGACY, AOFF(create_dirs), "$CreateDirs" },
+	{ "dynafilecachesize", PARAM_INT, NULL, PARAM_LEGACY, AOFF(cache_size), "$DynaFileCacheSize" },
+	{ "omfileziplevel", PARAM_INT, NULL, PARAM_LEGACY, AOFF(zip_level), "$OMFileZipLevel" },
+	{ "omfileflushinterval", PARAM_INT, NULL, PARAM_LEGACY, AOFF(flush_interval), "$OMFileFlushInterval" },
+	{ "omfileasyncwriting", PARAM_BINARY, NULL, PARAM_LEGACY, AOFF(async_writing), "$OMFileASyncWriting" },
+	{ "omfileflushontxend", PARAM_BINARY, NULL, PARAM_LEGACY, AOFF(flush_on_tx_end), "$OMFileFlushOnTXEnd" },
+	{ "omfileiobuffersize", PARAM_SIZE, NULL, PARAM_LEGACY, AOFF(iobuf_size), "$OMFileIOBufferSize" },
+	{ "omfileforcechown", PARAM_BINARY, NULL, PARAM_LEGACY | PARAM_DEPRECATED, AOFF(force_chown), "$OMFileForceChown (no effect)" },
 };
 static const struct param_table omfile_table = PARAM_TABLE(omfile_params, struct omfile_cfg);
 
@@ -147,43 +160,6 @@ static const struct param_table omfile_table = PARAM_TABLE(omfile_params, struct
 static const struct omfile_mod_cfg *omfile_mod_defaults;
 
 /* ---- runtime ---- */
-
-struct ofile {
-	char *name;
-	int fd;                       /* -1 = closed (reopened on next write) */
-	struct sbuf buf;              /* pending whole lines, at most iobuf bytes */
-	time_t first_pending;         /* when buf became non-empty */
-	time_t last_write;            /* for closeTimeout */
-	uint32_t hash;
-	struct ofile *hnext;          /* hash chain */
-	struct ofile *prev, *next;    /* LRU list, most recent first */
-};
-
-struct omfile_stats {
-	atomic_uint_fast64_t bytes;
-	atomic_uint_fast64_t writes;
-	atomic_uint_fast64_t open_errors;
-	atomic_uint_fast64_t write_errors;
-	atomic_uint_fast64_t dropped;      /* dynaFile messages whose file could not be opened */
-	atomic_uint_fast64_t evictions;
-};
-
-struct omfile_act {
-	struct omfile_cfg *cfg;
-	const struct template *dyn_tpl;
-	const char *label;            /* file name or dynaFile template, for logs */
-	size_t iobuf;
-	int file_uid, file_gid, dir_uid, dir_gid;
-	int close_timeout_s;          /* 0 = never */
-	pthread_mutex_t mu;           /* guards everything below */
-	struct ofile *single;         /* static file */
-	struct ofile **htab;          /* dynaFile cache */
-	size_t hmask;
-	struct ofile *lru_head, *lru_tail;
-	int n_cached;
-	atomic_llong last_err_log;    /* log rate limit (any thread) */
-	struct omfile_stats stats;
-};
 
 struct seg {
 	size_t name_off, name_len;    /* into names (dynaFile) */
@@ -217,205 +193,7 @@ static void omfile_mod_exit(void *mod)
 
 /* ---- files ---- */
 
-/* Log an error of action `a`, at most one line a second per action so a
- * broken destination cannot flood the log; the counters count them all. */
-static void SL_PRINTF(2, 3) log_err_limited(struct omfile_act *a, const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-	long long now = (long long)time(NULL);
-	if (atomic_exchange(&a->last_err_log, now) == now)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	sl_err("%s", line);
-}
-
-/* Create the parent directories of `path` (mkdir -p), chown'ing the new
- * ones when dirOwner/dirGroup are set. */
-static int make_parent_dirs(struct omfile_act *a, const char *path)
-{
-	char tmp[PATH_MAX];
-	size_t len = strlen(path);
-	if (len >= sizeof(tmp)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	memcpy(tmp, path, len + 1);
-	char *slash = strrchr(tmp, '/');
-	if (slash == NULL || slash == tmp)
-		return 0;
-	*slash = '\0';
-	for (char *p = tmp + 1; ; p++) {
-		if (*p == '/' || *p == '\0') {
-			char c = *p;
-			*p = '\0';
-			if (mkdir(tmp, (mode_t)a->cfg->dir_mode) == 0) {
-				if ((a->dir_uid != -1 || a->dir_gid != -1) &&
-				    chown(tmp, (uid_t)a->dir_uid, (gid_t)a->dir_gid) != 0 &&
-				    a->cfg->fail_on_chown) {
-					sl_err("omfile: cannot set owner/group of directory %s: %s", tmp,
-					       strerror(errno));
-					return -1;
-				}
-			} else if (errno != EEXIST) {
-				return -1;
-			}
-			*p = c;
-			if (c == '\0')
-				break;
-		}
-	}
-	return 0;
-}
-
-/* Open `name` for appending; create it (and its directories) if needed
- * with the configured mode and owner. Returns the fd or -1 (logged). */
-static int open_file(struct omfile_act *a, const char *name)
-{
-	const int flags = O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC;
-	int fd = open(name, flags);
-	if (fd >= 0)
-		return fd;
-	if (errno != ENOENT)
-		goto fail;
-	fd = open(name, flags | O_CREAT, (mode_t)a->cfg->file_mode);
-	if (fd < 0 && errno == ENOENT && a->cfg->create_dirs) {
-		if (make_parent_dirs(a, name) != 0)
-			goto fail;
-		fd = open(name, flags | O_CREAT, (mode_t)a->cfg->file_mode);
-	}
-	if (fd < 0)
-		goto fail;
-	if ((a->file_uid != -1 || a->file_gid != -1) &&
-	    fchown(fd, (uid_t)a->file_uid, (gid_t)a->file_gid) != 0 && a->cfg->fail_on_chown) {
-		int e = errno;
-		close(fd);
-		errno = e;
-		goto fail;
-	}
-	return fd;
-fail:
-	atomic_fetch_add_explicit(&a->stats.open_errors, 1, memory_order_relaxed);
-	log_err_limited(a, "omfile: cannot open file '%s': %s", name, strerror(errno));
-	return -1;
-}
-
-/* Write iov[0..n) completely (short writes, EINTR). Returns the number
- * of bytes written; sets *ok = false on an error. */
-static size_t write_all(int fd, struct iovec *iov, int n, bool *ok)
-{
-	size_t done = 0;
-	*ok = true;
-	while (n > 0) {
-		ssize_t w = writev(fd, iov, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			*ok = false;
-			return done;
-		}
-		done += (size_t)w;
-		size_t left = (size_t)w;
-		while (n > 0 && left >= iov->iov_len) {
-			left -= iov->iov_len;
-			iov++;
-			n--;
-		}
-		if (n > 0) {
-			iov->iov_base = (char *)iov->iov_base + left;
-			iov->iov_len -= left;
-		}
-	}
-	return done;
-}
-
-static void file_close(struct omfile_act *a, struct ofile *f)
-{
-	(void)a;
-	if (f->fd >= 0)
-		close(f->fd);
-	f->fd = -1;
-}
-
-/* Write f's buffer and then `data` (may be NULL/0) to the file in one
- * writev. Caller holds a->mu. On error the file is closed; unwritten
- * buffer bytes stay in the buffer, and *data_done says how much of `data`
- * was written. Returns false on error. */
-static bool file_write(struct omfile_act *a, struct ofile *f, const char *data, size_t len,
-		       size_t *data_done)
-{
-	struct iovec iov[2];
-	int n = 0;
-	bool ok;
-	size_t blen = f->buf.len;
-
-	*data_done = 0;
-	if (f->fd < 0 && (f->fd = open_file(a, f->name)) < 0)
-		return false;
-	if (blen) {
-		iov[n].iov_base = f->buf.buf;
-		iov[n++].iov_len = blen;
-	}
-	if (len) {
-		iov[n].iov_base = (void *)data;
-		iov[n++].iov_len = len;
-	}
-	if (n == 0)
-		return true;
-	size_t w = write_all(f->fd, iov, n, &ok);
-	atomic_fetch_add_explicit(&a->stats.writes, 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(&a->stats.bytes, w, memory_order_relaxed);
-	f->last_write = time(NULL);
-	if (w >= blen) {
-		f->buf.len = 0;
-		*data_done = w - blen;
-	} else {
-		memmove(f->buf.buf, f->buf.buf + w, blen - w);
-		f->buf.len = blen - w;
-	}
-	if (!ok) {
-		int e = errno;
-		atomic_fetch_add_explicit(&a->stats.write_errors, 1, memory_order_relaxed);
-		log_err_limited(a, "omfile: write error on file '%s': %s", f->name, strerror(e));
-		file_close(a, f);
-		return false;
-	}
-	if (a->cfg->sync)
-		fdatasync(f->fd);
-	return true;
-}
-
-static bool file_flush(struct omfile_act *a, struct ofile *f)
-{
-	size_t done;
-	if (f->buf.len == 0)
-		return true;
-	return file_write(a, f, NULL, 0, &done);
-}
-
-/* Hand staged bytes to a file: into its buffer if they fit, else written
- * together with the buffer. With `flush`, nothing stays buffered.
- * Caller holds a->mu. Returns how many bytes of `data` were consumed
- * (all of them unless false is returned). */
-static bool file_put(struct omfile_act *a, struct ofile *f, const char *data, size_t len,
-		     bool flush, size_t *consumed)
-{
-	*consumed = 0;
-	if (f->buf.len + len <= a->iobuf) {
-		if (f->fd < 0 && (f->fd = open_file(a, f->name)) < 0)
-			return false;
-		if (f->buf.cap < a->iobuf && !sbuf_grow(&f->buf, a->iobuf - f->buf.len))
-			return file_write(a, f, data, len, consumed);
-		if (f->buf.len == 0)
-			f->first_pending = time(NULL);
-		sbuf_append(&f->buf, data, len);
-		*consumed = len;
-		return flush ? file_flush(a, f) : true;
-	}
-	return file_write(a, f, data, len, consumed);
-}
+#define log_err_limited omfile_log_err
 
 static struct ofile *ofile_new(const char *name, size_t len, uint32_t hash)
 {
@@ -436,9 +214,9 @@ static struct ofile *ofile_new(const char *name, size_t len, uint32_t hash)
 
 static void ofile_free(struct omfile_act *a, struct ofile *f)
 {
-	file_flush(a, f);
-	file_close(a, f);
+	ofile_close(a, f);
 	sbuf_free(&f->buf);
+	sbuf_free(&f->xout);
 	free(f->name);
 	free(f);
 }
@@ -509,8 +287,7 @@ static struct ofile *cache_get(struct omfile_act *a, const char *name, size_t le
 	struct ofile *f = ofile_new(name, len, h);
 	if (!f)
 		return NULL;
-	f->fd = open_file(a, f->name);
-	if (f->fd < 0) {
+	if (ofile_open(a, f) < 0) {
 		free(f->name);
 		free(f);
 		return NULL;
@@ -573,10 +350,11 @@ static void *omfile_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 		cfg_warn(pos_of(o, "dynafilecachesize"), "omfile: dynaFileCacheSize must be greater "
 			 "0 (%lld given), changed to 1", (long long)c->cache_size);
 		c->cache_size = 1;
-	} else if (c->cache_size > 1000) {
-		cfg_warn(pos_of(o, "dynafilecachesize"), "omfile: dynaFileCacheSize maximum is 1,000 "
-			 "(%lld given), changed to 1,000", (long long)c->cache_size);
-		c->cache_size = 1000;
+	} else if (c->cache_size > OMFILE_MAX_CACHE) {
+		cfg_warn(pos_of(o, "dynafilecachesize"), "omfile: dynaFileCacheSize maximum is %d "
+			 "(%lld given), changed to %d", OMFILE_MAX_CACHE, (long long)c->cache_size,
+			 OMFILE_MAX_CACHE);
+		c->cache_size = OMFILE_MAX_CACHE;
 	}
 	if (c->iobuf_size < 1 || c->iobuf_size > 1024 * 1024 * 1024) {
 		cfg_error(pos_of(o, "iobuffersize"), "omfile: ioBufferSize must be between 1 and 1g");
@@ -587,20 +365,28 @@ static void *omfile_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 			  "(was %lld)", (long long)c->close_timeout);
 		errs++;
 	}
-	if (c->zip_level != 0) {
-		cfg_error(pos_of(o, "ziplevel"), "omfile: zipLevel is not supported by sluice yet");
+	if (c->zip_level < 0 || c->zip_level > 9) {
+		cfg_error(pos_of(o, "ziplevel"), "omfile: zipLevel must be 0..9 (was %lld)",
+			  (long long)c->zip_level);
 		errs++;
 	}
-	if (c->sig_provider || c->cry_provider) {
-		cfg_error(pos_of(o, c->sig_provider ? "sig.provider" : "cry.provider"),
-			  "omfile: sig.provider/cry.provider are not supported by sluice yet");
+	if (c->zip_level > 0 && m && m->compression_driver &&
+	    strcasecmp(m->compression_driver, "zlib") != 0) {
+		cfg_error(&o->pos, "omfile: compression.driver '%s' is not supported; sluice "
+			  "compresses with zlib", m->compression_driver);
 		errs++;
 	}
-	if (c->rotation_size > 0) {
-		cfg_error(pos_of(o, "rotation.sizelimit"), "omfile: rotation.sizeLimit is not "
-			  "supported by sluice yet");
+	if (c->sig_provider) {
+		cfg_error(pos_of(o, "sig.provider"), "omfile: sig.provider (log signing) is not "
+			  "supported by sluice");
 		errs++;
 	}
+	if (c->rotation_size < 0) {
+		cfg_error(pos_of(o, "rotation.sizelimit"), "omfile: rotation.sizeLimit cannot be "
+			  "negative");
+		errs++;
+	}
+	struct cry_ctx *cry = c->cry_provider ? cry_ctx_create(c, o, &errs) : NULL;
 	if (m) { /* module() defaults for what the action does not set */
 		if (!given(o, "filecreatemode"))
 			c->file_mode = m->file_mode;
@@ -610,6 +396,7 @@ static void *omfile_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 
 	a = sl_xcalloc(1, sizeof(*a));
 	a->cfg = c;
+	a->cry = cry;
 	pthread_mutex_init(&a->mu, NULL);
 	a->iobuf = (size_t)(c->iobuf_size > 0 ? c->iobuf_size : 4096);
 	a->file_uid = pick_id(o, "fileowner", c->file_uid, "fileownernum", c->file_uid_num,
@@ -649,6 +436,7 @@ static void *omfile_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 		free(a->htab);
 		if (a->single)
 			ofile_free(a, a->single);
+		cry_ctx_destroy(a->cry);
 		pthread_mutex_destroy(&a->mu);
 		free(a);
 		param_free(&omfile_table, c);
@@ -657,18 +445,36 @@ static void *omfile_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 	return a;
 }
 
+/* Files are opened on first write, as rsyslog does. A large dynaFile
+ * cache needs as many descriptors: raise the soft RLIMIT_NOFILE towards
+ * the hard limit when the cache would not fit. */
 static enum sl_rc omfile_act_start(void *act)
 {
-	(void)act; /* files are opened on first write, as rsyslog does */
+	struct omfile_act *a = act;
+	struct rlimit rl;
+	if (!a->htab || getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return SL_OK;
+	rlim_t want = (rlim_t)a->cfg->cache_size + 256;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+		rlim_t old = rl.rlim_cur;
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want ? want : rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur >= want)
+			sl_info("omfile: dynaFile '%s': raised the open files limit from %llu to %llu "
+				"for dynaFileCacheSize %lld", a->label, (unsigned long long)old,
+				(unsigned long long)rl.rlim_cur, (long long)a->cfg->cache_size);
+		else
+			sl_warn("omfile: dynaFile '%s': dynaFileCacheSize %lld needs about %llu open "
+				"files, the limit is %llu; files will be closed and reopened more "
+				"often", a->label, (long long)a->cfg->cache_size,
+				(unsigned long long)want, (unsigned long long)rl.rlim_cur);
+	}
 	return SL_OK;
 }
 
 static void close_all(struct omfile_act *a)
 {
-	if (a->single) {
-		file_flush(a, a->single);
-		file_close(a, a->single);
-	}
+	if (a->single)
+		ofile_close(a, a->single);
 	while (a->lru_head)
 		cache_remove(a, a->lru_head);
 }
@@ -685,6 +491,7 @@ static void omfile_act_destroy(void *act)
 	pthread_mutex_unlock(&a->mu);
 	pthread_mutex_destroy(&a->mu);
 	free(a->htab);
+	cry_ctx_destroy(a->cry);
 	param_free(&omfile_table, a->cfg);
 	free(a);
 }
@@ -702,11 +509,11 @@ static void omfile_hup(void *act)
 static void tick_file(struct omfile_act *a, struct ofile *f, time_t now, bool *evict)
 {
 	*evict = false;
-	if (f->buf.len && now - f->first_pending >= a->cfg->flush_interval)
-		file_flush(a, f);
-	if (a->close_timeout_s > 0 && f->fd >= 0 && f->buf.len == 0 &&
+	if (ofile_has_pending(f) && now - f->first_pending >= a->cfg->flush_interval)
+		ofile_flush(a, f);
+	if (a->close_timeout_s > 0 && f->fd >= 0 && !ofile_has_pending(f) &&
 	    now - f->last_write >= a->close_timeout_s) {
-		file_close(a, f);
+		ofile_close(a, f);
 		*evict = true;
 	}
 }
@@ -794,7 +601,7 @@ static enum act_result stage_flush(struct omfile_wrk *w, bool final)
 			break;
 		}
 		size_t done;
-		bool ok = file_put(a, f, w->data.buf + s->data_off, s->data_len, flush, &done);
+		bool ok = ofile_put(a, f, w->data.buf + s->data_off, s->data_len, flush, &done);
 		s->data_off += done;
 		s->data_len -= done;
 		if (!ok) {
@@ -880,7 +687,7 @@ static enum sl_rc omfile_try_resume(void *wrk)
 	if (!a->single)
 		return SL_OK;
 	pthread_mutex_lock(&a->mu);
-	if (a->single->fd < 0 && (a->single->fd = open_file(a, a->single->name)) < 0)
+	if (a->single->fd < 0 && ofile_open(a, a->single) < 0)
 		rc = SL_ERR_SUSPENDED;
 	pthread_mutex_unlock(&a->mu);
 	return rc;

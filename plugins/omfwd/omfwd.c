@@ -120,7 +120,7 @@ static const struct param_desc fwd_params[] = {
 	{ "udp.sendDelay", PARAM_INT, "0", 0, AOFF(udp_send_delay), "microseconds to wait after each UDP send" },
 	{ "udp.sendbuf", PARAM_SIZE, "0", 0, AOFF(udp_sendbuf), "SO_SNDBUF of UDP sockets (0 = OS default)" },
 	{ "template", PARAM_TEMPLATE, NULL, 0, AOFF(tpl), "template (default RSYSLOG_TraditionalForwardFormat)" },
-	{ "resendWindow", PARAM_SIZE, "1m", 0, AOFF(resend_window), "sluice: bytes of sent messages repeated after a TCP connection loss (0 = none)" },
+	{ "resendWindow", PARAM_SIZE, "256k", 0, AOFF(resend_window), "sluice: bytes of sent messages repeated after a TCP connection loss (0 = none)" },
 	{ "connectTimeout", PARAM_INT, "10", 0, AOFF(conn_timeout), "sluice: seconds a TCP connect may take" },
 	/* legacy $Directives (per action, as rsyslog) */
 	{ "actionsendtcprebindinterval", PARAM_INT, NULL, PARAM_LEGACY, AOFF(rebind_interval), "$ActionSendTCPRebindInterval" },
@@ -171,6 +171,7 @@ struct fwd_wrk {
 	z_stream zs;                  /* compression.mode stream */
 	bool zinit;
 	bool lost;                    /* connection lost: resend hist window */
+	bool commit_failed;           /* last tx_commit returned ACT_SUSPENDED */
 	uint64_t n_since_bind;
 	uint64_t dropped;
 };
@@ -700,6 +701,14 @@ static void fwd_wrk_destroy(void *wrk)
 static enum sl_rc fwd_tx_begin(void *wrk)
 {
 	struct fwd_wrk *w = wrk;
+	if (w->commit_failed) {
+		/* the core gave up on the transaction whose commit failed (it
+		 * wrote its messages to action.errorFile, or hands them back to
+		 * the queue at shutdown): they are no longer ours to send */
+		w->commit_failed = false;
+		sbuf_reset(&w->pend);
+		sbuf_reset(&w->bounds);
+	}
 	if (w->pend.len > PEND_MAX) {
 		w->dropped++;
 		log_err_limited(w->a, "omfwd: %s: %zu bytes held for a destination that is down; "
@@ -831,7 +840,8 @@ static enum act_result fwd_tx_commit(void *wrk)
 	struct fwd_wrk *w = wrk;
 	if (!w->a->tcp)
 		return ACT_OK;
-	return flush_pend(w, true) ? ACT_OK : ACT_SUSPENDED;
+	w->commit_failed = !flush_pend(w, true);
+	return w->commit_failed ? ACT_SUSPENDED : ACT_OK;
 }
 
 static enum sl_rc fwd_try_resume(void *wrk)

@@ -87,8 +87,12 @@ void pm_rfc3164_parse(struct msg *m)
 		}
 	}
 
+	if (m->flags & MSG_IGNORE_DATE)
+		m->t_reported = m->t_received; /* the timestamp is skipped, not used */
 	if (m->flags & MSG_INTERNAL)
 		goto done;
+	if (m->flags & MSG_NO_HOSTNAME_PARSE)
+		goto tag; /* local sources: rsyslog parses only the TAG */
 
 	/* HOSTNAME: bytes beyond `end` are the terminating NUL, so reading
 	 * p[i] for i < len stays inside the buffer even when len is one too
@@ -115,6 +119,7 @@ void pm_rfc3164_parse(struct msg *m)
 		}
 	}
 
+tag:
 	/* TAG */
 	m->tag.off = (uint32_t)(p - raw);
 	i = 0;

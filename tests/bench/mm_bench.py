@@ -42,7 +42,7 @@ if $programname == "snort" then
     action(type="mmnormalize" ruleBase="{top}/contrib/rulebases/snort.rb")
 else
     action(type="mmnormalize" ruleBase="{top}/contrib/rulebases/sshd.rb")
-action(type="omfile" file="{out}" template="t" flushOnTXEnd="off" ioBufferSize="256k")
+action(type="omfile" file="{out}" template="t" ioBufferSize="256k")
 """,
     "mmjsonparse": """
 module(load="imtcp")
@@ -51,7 +51,7 @@ template(name="t" type="string" string="%$!%\\n")
 input(type="imtcp" address="127.0.0.1" port="{port}")
 main_queue(queue.type="FixedArray" queue.size="100000" queue.dequeueBatchSize="1024")
 action(type="mmjsonparse")
-action(type="omfile" file="{out}" template="t" flushOnTXEnd="off" ioBufferSize="256k")
+action(type="omfile" file="{out}" template="t" ioBufferSize="256k")
 """,
 }
 

@@ -27,7 +27,7 @@ cat >"$TESTDIR/s.conf" <<EOF
 module(load="imtcp")
 input(type="imtcp" port="$PORT" address="127.0.0.1" ruleset="fwd")
 ruleset(name="fwd") {
-	action(type="omfwd" target="127.0.0.1" port="$P_B" protocol="tcp" resendWindow="${WINDOW:-1m}"
+	action(type="omfwd" target="127.0.0.1" port="$P_B" protocol="tcp" resendWindow="${WINDOW:-256k}"
 	       action.resumeRetryCount="-1" action.resumeInterval="1")
 }
 EOF

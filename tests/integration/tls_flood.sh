@@ -2,7 +2,7 @@
 # tls_flood.sh - TLS into imtcp (gtls): 100 TLS connections x 1,000
 # octet-counted messages into an anon listener and 100 x 1,000 LF-framed
 # messages into an x509/name listener (client certificate matched against
-# permittedPeer "*.example.net"). Every message must arrive exactly once
+# permittedPeer "*.example.net"; two epoll threads). Every message must arrive exactly once
 # with its exact content, and no TLS session may be refused.
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$srcdir/tests/integration/tls_lib.sh"
@@ -24,7 +24,8 @@ module(load="imtcp" maxSessions="300" streamDriver.name="gtls" streamDriver.mode
 template(name="msgonly" type="string" string="%msg%\n")
 input(type="imtcp" port="$PORT" address="127.0.0.1" ruleset="anon")
 input(type="imtcp" port="$PORT2" address="127.0.0.1" ruleset="name" name="tlsname"
-      streamDriver.authMode="x509/name" permittedPeer=["nomatch.example.org", "*.example.net"])
+      streamDriver.authMode="x509/name" permittedPeer=["nomatch.example.org", "*.example.net"]
+      workerThreads="2")
 ruleset(name="anon") { action(type="omfile" file="$TESTDIR/anon.log" template="msgonly") }
 ruleset(name="name") { action(type="omfile" file="$TESTDIR/name.log" template="msgonly") }
 EOF

@@ -110,7 +110,6 @@ es_start() {
 		echo "cluster.routing.allocation.disk.threshold_enabled: false"
 		echo "action.auto_create_index: true"
 		[ "$ES_FLAVOR" = elasticsearch ] && echo "xpack.security.enabled: false"
-		[ "$ES_FLAVOR" = opensearch ] && echo "plugins.security.disabled: true"
 	} >"$ES_STATE/config/$ES_FLAVOR.yml"
 	# heap, and gc logs / error files inside the state dir
 	sed -i -e 's/^-Xms.*/-Xms512m/' -e 's/^-Xmx.*/-Xmx512m/' \

@@ -129,7 +129,7 @@ action(type="omelasticsearch" name="es-tls" server="127.0.0.1" serverport="$TLS_
        action.resumeInterval="1")
 action(type="omelasticsearch" name="es-untrusted" server="https://127.0.0.1:$TLS_PORT"
        esVersion.major="8" template="es_doc" searchIndex="tls-bad" bulkmode="on"
-       errorfile="$TESTDIR/err-bad.json")
+       errorfile="$TESTDIR/err-bad.json" action.errorFile="$TESTDIR/given-up.json")
 EOF
 start_sluiced "$TESTDIR/tls.conf" "$PORT2"
 "$TCPFLOOD" -p "$PORT2" -I "$TESTDIR/in.txt" -m "$NT" -q ||
@@ -139,20 +139,20 @@ stop_daemon
 es_check_seq tls-ok "$NT"
 got=$(es_count 'tls-bad*')
 [ "$got" = 0 ] || [ "$got" = -1 ] || fail "expected nothing indexed without the CA, got $got"
-bad=$(count_lines "$TESTDIR/err-bad.json")
-# documents never answered are written at shutdown; the core may have
-# given up on some while the action was suspended (resumeRetryCount 0),
-# which sluiced counts and logs: both together must be all of them.
+# the untrusted action never got an answer: with action.resumeRetryCount 0
+# the core gives every message up into action.errorFile, none goes silently
 slog2="$TESTDIR/sluiced.$PORT2.log"
 grep -q "certificate\|SSL\|TLS" "$slog2" ||
 	fail "expected a log line naming the certificate problem, got none"
-[ "$bad" -gt 0 ] || fail "expected unacknowledged documents in err-bad.json, got none"
-python3 - "$TESTDIR/err-bad.json" <<-'EOF' || fail "expected err-bad.json lines with status 0 and reason 'not acknowledged', got $(head -n 1 "$TESTDIR/err-bad.json")"
+[ -s "$TESTDIR/err-bad.json" ] && fail "expected no Elasticsearch answer for the untrusted action, got $(head -n 1 "$TESTDIR/err-bad.json")"
+bad=$(count_lines "$TESTDIR/given-up.json")
+[ "$bad" = "$NT" ] || fail "expected all $NT messages of the untrusted action in action.errorFile, got $bad"
+python3 - "$TESTDIR/given-up.json" <<-'EOF' || fail "expected given-up.json lines with status suspended, got $(head -n 1 "$TESTDIR/given-up.json")"
 import json, sys
 for line in open(sys.argv[1]):
     j = json.loads(line)
-    assert j["status"] == 0 and "not acknowledged" in j["reason"], j
-    assert j["request"]["document"]["message"].startswith(" msgnum:"), j
+    assert j["action"] == "es-untrusted" and j["status"] == "suspended", j
+    assert json.loads(j["message"])["message"].startswith(" msgnum:"), j
 EOF
 kill "$SOCAT_PID" 2>/dev/null
 log "ok: $N documents in $DAYS daily indices; $NT over TLS; $bad unacknowledged accounted for"

@@ -105,8 +105,6 @@ kafka_start() {
 	log4j.appender.stdout=org.apache.log4j.ConsoleAppender
 	log4j.appender.stdout.layout=org.apache.log4j.PatternLayout
 	log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n
-	log4j.logger.kafka.server.KafkaServer=INFO
-	log4j.logger.kafka.server.BrokerServer=INFO
 	EOF
 	local uuid
 	uuid=$(java -cp "$KAFKA_LIBS/*" -Dlog4j.configuration="file:$KAFKA_STATE/log4j.properties" \
@@ -167,7 +165,8 @@ kafka_create_topic() {
 # kafka_consume TOPIC FILE [N] [TIMEOUT]: reads TOPIC from the beginning
 # into FILE ("KEY<TAB>PARTITION<TAB>PAYLOAD" per line; a message without key
 # has an empty KEY). Stops after N messages (when given) or at the end of
-# every partition once nothing new came, bounded by TIMEOUT s (default 120).
+# every partition, bounded by TIMEOUT s (default 120); use kafka_wait_count
+# first so that the end is the end of what was sent.
 kafka_consume() {
 	local t=$1 f=$2 n=${3:-} timeout=${4:-120}
 	local -a cnt=()
@@ -176,16 +175,38 @@ kafka_consume() {
 		-X fetch.wait.max.ms=100 "${cnt[@]}" -f '%k\t%p\t%s\n' >"$f" 2>"$f.err"
 }
 
-# kafka_count TOPIC: total messages in TOPIC (sum of high watermarks).
+# kafka_count TOPIC: total messages in TOPIC (sum over its partitions of
+# the end offset; the topic must be fresh, i.e. start at offset 0).
 kafka_count() {
-	"$KCAT" -Q -b "$KAFKA_BROKER" -t "$1:0:-1" >/dev/null 2>&1 || true
-	local total=0 p off
+	local spec="" p
 	for p in $("$KCAT" -b "$KAFKA_BROKER" -L -t "$1" -m 5 2>/dev/null |
 		sed -n 's/.*partition \([0-9]*\), leader.*/\1/p'); do
-		off=$("$KCAT" -Q -b "$KAFKA_BROKER" -t "$1:$p:-1" 2>/dev/null | awk '{print $NF}')
-		total=$((total + ${off:-0}))
+		spec="$spec -t $1:$p:-1"
 	done
-	echo "$total"
+	[ -n "$spec" ] || { echo 0; return; }
+	# shellcheck disable=SC2086
+	"$KCAT" -Q -b "$KAFKA_BROKER" $spec 2>/dev/null |
+		awk '/offset/ {s += $NF} END {print s + 0}'
+}
+
+# kafka_wait_count TOPIC N TIMEOUT: waits until TOPIC holds at least N
+# messages; returns 1 when TIMEOUT s pass first or the count did not grow
+# for KAFKA_STALL (default 30) s. KAFKA_GOT holds the last count.
+kafka_wait_count() {
+	local t=$1 n=$2 timeout=${3:-120} last=-1 since=$SECONDS deadline
+	deadline=$((SECONDS + timeout))
+	while :; do
+		KAFKA_GOT=$(kafka_count "$t")
+		[ "$KAFKA_GOT" -ge "$n" ] && return 0
+		if [ "$KAFKA_GOT" != "$last" ]; then
+			last=$KAFKA_GOT
+			since=$SECONDS
+		elif [ $((SECONDS - since)) -ge "${KAFKA_STALL:-30}" ]; then
+			return 1
+		fi
+		[ "$SECONDS" -ge "$deadline" ] && return 1
+		sleep 0.5
+	done
 }
 
 # kafka_stop: stops the broker by its PID (SIGTERM, SIGKILL after 30 s)

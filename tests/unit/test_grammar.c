@@ -462,7 +462,7 @@ START_TEST(t_errors)
 	expect_error("if strlen(1, 2) then stop\n", "test.conf:1: function 'strlen' expects 1 argument, got 2");
 	expect_error("call nosuch\n", "test.conf:1: call: unknown ruleset 'nosuch'");
 	expect_error("if re_match($msg, \"(\") then stop\n",
-		     "test.conf:1: re_match(): invalid regular expression '(': Unmatched ( or \\(");
+		     "test.conf:1: re_match(): cannot compile regex '(': Unmatched ( or \\(");
 	expect_error("foo.info /x\n", "test.conf:1: unknown facility 'foo' in selector 'foo.info'");
 	expect_error("mail.bad /x\n", "test.conf:1: unknown severity 'bad' in selector 'mail.bad'");
 	expect_error("set $msg = 1;\n",
@@ -571,7 +571,7 @@ START_TEST(t_functions)
 	ck_assert_str_eq(eval("int2hex(255) & \"|\" & int2hex(-1)"), "\"ff|ffffffffffffffff\"");
 	ck_assert_str_eq(eval("re_extract(\"abc123def456\", \"([0-9]+)\", 1, 1, \"none\")"), "\"456\"");
 	ck_assert_str_eq(eval("re_extract(\"abc\", \"([0-9]+)\", 0, 1, \"none\")"), "\"none\"");
-	ck_assert_str_eq(eval("re_match_i(\"ABC\", \"^abc$\")"), "1");
+	ck_assert_str_eq(eval("re_match_i(\"ABC\", '^abc$')"), "1");
 	ck_assert_str_eq(eval("field(\"a,b,c\", 44, 2) & \"|\" & field(\"a b\", \" \", 5) & \"|\" & field(\"abc\", 44, 1)"),
 			 "\"b|***FIELD NOT FOUND***|abc\"");
 	ck_assert_str_eq(eval("replace(\"aaa\", \"a\", \"bb\")"), "\"bbbbbb\"");
@@ -583,7 +583,7 @@ START_TEST(t_functions)
 			 "\"1970-01-01T00:00:00Z|Nov 14 22:13:20|x\"");
 	ck_assert_str_eq(eval("is_time(\"2023-01-01T00:00:00Z\") & is_time(\"xx\") & is_time(\"1700000000\", \"date-unix\")"),
 			 "\"101\"");
-	ck_assert_str_eq(eval("parse_json(\"{bad\", \"$!pq\") & script_error()"), "\"11\"");
+	ck_assert_str_eq(eval("parse_json(\"{bad\", '$!pq') & script_error()"), "\"11\"");
 	ck_assert_str_eq(eval("-\"3\""), "-3");
 	ck_assert_str_eq(eval("\"b\" == [\"a\",\"b\"]"), "1");
 	ck_assert_str_eq(eval("random(1)"), "0");
