@@ -235,6 +235,11 @@ struct action *action_create(struct cfg_obj *o, int *n_errors)
 	}
 	if (!action_params(a, o) || !queue_cfg_from_obj(&a->qcfg, o))
 		goto fail;
+	if ((a->mod->flags & MOD_FLAG_MSG_MODIFIER) && a->qcfg.type != QUEUE_DIRECT) {
+		cfg_error(&o->pos, "'%s' changes the message itself and must run in the ruleset: "
+			  "it cannot have a queue of its own (remove queue.type)", a->mod->name);
+		goto fail;
+	}
 
 	int errs = 0;
 	void *cfg = a->mod->inst_params ? param_parse(a->mod->inst_params, o, skip, &errs)
@@ -568,7 +573,10 @@ static bool exec_direct(struct action *a, struct msg *m, struct worker *w)
 		return false; /* the batch is being handed back (stop) */
 	struct act_wrk *aw = open_tx(a, w);
 	sbuf_reset(&w->render);
-	if (!tpl_render(a->tpl, m, &w->render)) {
+	if (a->mod->flags & MOD_FLAG_MSG_MODIFIER) {
+		/* mmjsonparse & co. change the message itself: nothing to render */
+		sbuf_cstr(&w->render);
+	} else if (!tpl_render(a->tpl, m, &w->render)) {
 		write_error_file(a, m, "failed", "template rendering failed (out of memory)", w);
 		return false;
 	}

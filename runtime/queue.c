@@ -447,6 +447,7 @@ static void *worker_main(void *arg)
 	struct worker_arg *wa = arg;
 	struct queue *q = wa->q;
 	struct worker *w = q->workers[wa->idx];
+	int wa_idx = wa->idx;
 	size_t max = (size_t)q->cfg.dequeue_batch_size;
 	struct msg **batch = malloc(max * sizeof(*batch));
 	free(wa);
@@ -455,9 +456,23 @@ static void *worker_main(void *arg)
 		return NULL;
 	}
 	tls_abort = &q->abort_flag;
+	/* Worker k > 0 joins only while more than k * workerThreadMinimumMessages
+	 * are waiting, as rsyslog starts its extra workers: under light load
+	 * one worker keeps the messages of a connection in order. */
+	size_t thresh = 1;
+	if (wa_idx > 0) {
+		int64_t per = q->cfg.worker_min_msgs;
+		if (per <= 0)
+			per = q->cfg.size / (q->n_workers ? q->n_workers : 1);
+		if (per < 1)
+			per = 1;
+		thresh = (size_t)per * (size_t)wa_idx;
+	}
 	pthread_mutex_lock(&q->mtx);
 	for (;;) {
-		while (q->count == 0 && disk_count(q) == 0 && !q->stopping && !q->abort)
+		while (((q->count == 0 && disk_count(q) == 0) ||
+			(q->count + disk_count(q) < thresh && !q->stopping)) &&
+		       !(q->stopping && q->count == 0 && disk_count(q) == 0) && !q->abort)
 			pthread_cond_wait(&q->not_empty, &q->mtx);
 		if (q->abort || (q->count == 0 && disk_count(q) == 0 && q->stopping))
 			break;

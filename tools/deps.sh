@@ -9,7 +9,8 @@ pkgs="build-essential autoconf automake libtool pkg-config flex bison
  libgnutls28-dev libgcrypt20-dev zlib1g-dev libpcre2-dev check
  python3 rsyslog gnutls-bin socat netcat-openbsd procps util-linux
  rsyslog-gnutls clang libclang-rt-14-dev
- kcat rsyslog-kafka openjdk-17-jre-headless maven"
+ kcat rsyslog-kafka openjdk-17-jre-headless maven
+ rsyslog-elasticsearch unzip curl"
 SUDO=
 if [ "$(id -u)" != 0 ]; then
 	SUDO=sudo

@@ -32,6 +32,8 @@
 #include "glbl.h"
 #include "log.h"
 #include "net.h"
+#include "dns.h"
+#include <netdb.h>
 #include "ast.h"
 #include "datetime.h"
 #include "framing.h"
@@ -471,8 +473,9 @@ static void accept_sessions(struct imptcp_thread *t0, int lfd)
 			o = in->unix_origin;
 			msg_origin_ref(o);
 		} else if (s) {
-			/* TODO(#5): reverse DNS (net.enableDNS); fromhost is the IP for now */
-			o = msg_origin_create(ip, ip, in->inputname, in->ruleset);
+			char host[NI_MAXHOST];
+			dns_fromhost((struct sockaddr *)&ss, sl, ip, host, sizeof(host));
+			o = msg_origin_create(host, ip, in->inputname, in->ruleset);
 		}
 		if (!s || !o) {
 			sl_err("%s: out of memory accepting session from %s", in->who, ip);

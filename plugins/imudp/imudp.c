@@ -34,6 +34,8 @@
 #include "glbl.h"
 #include "log.h"
 #include "net.h"
+#include "dns.h"
+#include <netdb.h>
 #include "ast.h"
 #include "datetime.h"
 #include "ratelimit.h"
@@ -290,8 +292,10 @@ static struct msg_origin *origin_for(struct imudp_thread *t, int si, const struc
 		return c->origin;
 	char ip[NET_IP_MAX];
 	net_sockaddr_ip(sa, ip, sizeof(ip));
-	/* TODO(#5): reverse DNS (net.enableDNS); fromhost is the IP for now, as in imtcp */
-	struct msg_origin *o = msg_origin_create(ip, ip, t->in->socks[si].inputname, t->in->ruleset);
+	/* once per new sender (the origin is cached), never per datagram */
+	char host[NI_MAXHOST];
+	dns_fromhost(sa, salen, ip, host, sizeof(host));
+	struct msg_origin *o = msg_origin_create(host, ip, t->in->socks[si].inputname, t->in->ruleset);
 	if (!o)
 		return NULL;
 	msg_origin_release(c->origin); /* messages still holding it keep their reference */
