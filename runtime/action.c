@@ -16,6 +16,7 @@
 #include "action.h"
 #include "ast.h"
 #include "log.h"
+#include "stats.h"
 #include "msg.h"
 #include "template.h"
 #include "worker.h"
@@ -183,6 +184,40 @@ bad_num:
 	return ok;
 }
 
+void action_stats_name(const struct action *a, char *buf, size_t len)
+{
+	char dflt[32];
+	snprintf(dflt, sizeof(dflt), "action-%d", a->id);
+	if (strcmp(a->name, dflt) != 0 || !a->mod) {
+		snprintf(buf, len, "%s", a->name);
+		return;
+	}
+	static const char *const builtin[] = { "omfile", "omfwd", "omusrmsg" };
+	bool bi = false;
+	for (size_t i = 0; i < SL_ARRAY_SIZE(builtin); i++)
+		if (!strcmp(a->mod->name, builtin[i]))
+			bi = true;
+	snprintf(buf, len, "action-%d-%s%s", a->id, bi ? "builtin:" : "", a->mod->name);
+}
+
+/* Register the counters (stats.h): rsyslog's processed failed suspended
+ * resumed, then sluice's own. */
+static void action_stats_register(struct action *a, const char *name)
+{
+	const unsigned R = STATS_CTR_RESETTABLE;
+	struct stats_obj *o = stats_obj_create(name, "core.action");
+	if (!o)
+		return;
+	stats_obj_add(o, "processed", &a->stats.processed, R);
+	stats_obj_add(o, "failed", &a->stats.failed, R);
+	stats_obj_add(o, "suspended", &a->stats.suspended, R);
+	stats_obj_add(o, "resumed", &a->stats.resumed, R);
+	stats_obj_add(o, "retries", &a->stats.retries, R);
+	stats_obj_add(o, "errorfile", &a->stats.errorfile, R);
+	stats_obj_add(o, "requeued", &a->stats.requeued, R);
+	a->stats_obj = o;
+}
+
 struct action *action_create(struct cfg_obj *o, int *n_errors)
 {
 	static const char *const skip[] = { "type", "name", "template", "action.*", "queue.*", NULL };
@@ -257,6 +292,11 @@ struct action *action_create(struct cfg_obj *o, int *n_errors)
 	}
 done:
 	a->id = n_actions++;
+	if (!a->discard) {
+		char sn[256];
+		action_stats_name(a, sn, sizeof(sn));
+		action_stats_register(a, sn);
+	}
 	if (actions_last)
 		actions_last->next = a;
 	else
@@ -287,8 +327,9 @@ enum sl_rc action_start_all(void)
 			}
 		}
 		if (a->qcfg.type != QUEUE_DIRECT) {
-			char qn[128];
-			snprintf(qn, sizeof(qn), "%s queue", a->name);
+			char qn[300], sn[256];
+			action_stats_name(a, sn, sizeof(sn)); /* rsyslog's queue name */
+			snprintf(qn, sizeof(qn), "%s queue", sn);
 			a->queue = queue_create(qn, &a->qcfg, action_consume, a);
 			enum sl_rc rc = queue_start(a->queue);
 			if (rc != SL_OK)
@@ -312,6 +353,7 @@ void action_destroy_all(void)
 	while (actions) {
 		struct action *a = actions;
 		actions = a->next;
+		stats_obj_destroy(a->stats_obj);
 		queue_destroy(a->queue);
 		if (!a->discard && a->mod->output->act_destroy)
 			a->mod->output->act_destroy(a->inst);
@@ -624,6 +666,7 @@ void action_exec(struct action *a, struct msg *m, struct exec_ctx *ctx)
 		ctx->stopped = true;
 		return;
 	}
+	stats_tl_handed++; /* the loss ledger (stats.h) */
 	if (a->queue) {
 		struct act_wrk *aw = worker_act(w, a->id);
 		/* Collect per worker; handed to the action queue in one batch at

@@ -59,6 +59,7 @@ struct action {
 	struct queue *queue;        /* NULL: direct */
 	struct queue_cfg qcfg;
 	struct action_stats stats;
+	struct stats_obj *stats_obj; /* the statistics registry's entry (stats.h) */
 	struct action *next;
 };
 
@@ -78,6 +79,11 @@ struct action *action_first(void);
  * queues and by the direct path). */
 void action_consume(void *arg, struct msg **msgs, int n, struct worker *w);
 void action_commit(struct action *a, struct worker *w);
+
+/* The action's name in the statistics, as rsyslog's impstats names it:
+ * name= when given, else "action-N-MODULE" ("builtin:omfile" for the
+ * modules rsyslog has built in). */
+void action_stats_name(const struct action *a, char *buf, size_t len);
 
 /* Module-level defaults of template (omfile's template=,
  * $ActionFileDefaultTemplate). */

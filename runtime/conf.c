@@ -16,6 +16,7 @@
 #include "ruleset.h"
 #include "script.h"
 #include "template.h"
+#include "lookup.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -121,10 +122,23 @@ static void init_module(struct mod_inst *mi, int *n_errors)
 		lp->pos = mi->pos;
 		tmp.params = lp;
 	}
-	legacy_merge_module(m, o);
+	bool as_legacy = legacy_merge_module(m, o);
 	void *cfg = NULL;
 	int errs = 0;
-	if (m->mod_params) {
+	if (m->mod_params && as_legacy) {
+		/* legacy names without a twin: parse as a legacy object (see
+		 * legacy.h); "type" labels the errors with the module name */
+		static const char *const skip2[] = { "load", "type", NULL };
+		enum cfg_obj_type saved = o->type;
+		struct cfg_param tp = { .name = (char *)"type", .pos = o->pos };
+		tp.val.str = (char *)m->name;
+		tp.next = o->params;
+		o->params = &tp;
+		o->type = CFG_OBJ_LEGACY;
+		cfg = param_parse(m->mod_params, o, skip2, &errs);
+		o->type = saved;
+		o->params = tp.next;
+	} else if (m->mod_params) {
 		cfg = param_parse(m->mod_params, o, skip, &errs);
 	} else {
 		for (struct cfg_param *p = o->params; p; p = p->next)
@@ -252,10 +266,16 @@ static struct action *resolver_make_action(struct cfg_obj *o, void *arg)
 {
 	(void)arg;
 	int errs = 0;
-	legacy_prepare_action(o, &errs);
+	bool as_legacy = legacy_prepare_action(o, &errs);
 	if (errs)
 		return NULL;
-	return action_create(o, &errs);
+	if (!as_legacy)
+		return action_create(o, &errs);
+	/* legacy names without a twin (see legacy.h) */
+	o->type = CFG_OBJ_LEGACY;
+	struct action *a = action_create(o, &errs);
+	o->type = CFG_OBJ_ACTION;
+	return a;
 }
 
 static void create_input(struct cfg_obj *o, int *n_errors)
@@ -433,10 +453,20 @@ enum sl_rc conf_load(const char *path, bool check_only)
 			apply_legacy(o, &n_errors);
 			break;
 		case CFG_OBJ_TIMEZONE:
-		case CFG_OBJ_PARSER:
+			if (tz_create_from_obj(o) != SL_OK)
+				n_errors++;
+			break;
 		case CFG_OBJ_LOOKUP_TABLE:
+			if (lookup_table_create(o) != SL_OK)
+				n_errors++;
+			break;
 		case CFG_OBJ_DYN_STATS:
-			cfg_warn(&o->pos, "this object is not supported yet and is ignored (issue #3)");
+			if (dynstats_bucket_create(o) != SL_OK)
+				n_errors++;
+			break;
+		case CFG_OBJ_PARSER:
+			/* TODO(#3): parser() instances and custom parser chains. */
+			cfg_warn(&o->pos, "parser() is not supported yet and is ignored (issue #3)");
 			for (struct cfg_param *p = o->params; p; p = p->next)
 				p->used = true;
 			break;
@@ -614,6 +644,7 @@ void conf_stop(void)
 void conf_hup(void)
 {
 	action_hup_all();
+	lookup_reload_all();
 }
 
 void conf_tick(void)
@@ -644,6 +675,7 @@ void conf_destroy(void)
 	mods_tail = NULL;
 	legacy_end();
 	tpl_destroy_all();
+	lookup_destroy_all();
 	cfg_tree_free(tree);
 	tree = NULL;
 	queue_cfg_free(&main_qcfg);

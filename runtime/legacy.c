@@ -32,6 +32,7 @@ struct kv {
 	char *name;          /* RainerScript name, as it goes into an object */
 	char *val;
 	struct cfg_pos pos;
+	bool alias;          /* the legacy name itself: no RainerScript twin */
 };
 
 struct kvlist {
@@ -39,13 +40,15 @@ struct kvlist {
 	int n, cap;
 };
 
-static void kv_set(struct kvlist *l, const char *name, const char *val, const struct cfg_pos *pos)
+static void kv_set_alias(struct kvlist *l, const char *name, const char *val,
+			 const struct cfg_pos *pos, bool alias)
 {
 	for (int i = 0; i < l->n; i++) {
 		if (strcasecmp(l->v[i].name, name) == 0) {
 			free(l->v[i].val);
 			l->v[i].val = sl_xstrdup(val);
 			l->v[i].pos = *pos;
+			l->v[i].alias = alias;
 			return;
 		}
 	}
@@ -56,7 +59,13 @@ static void kv_set(struct kvlist *l, const char *name, const char *val, const st
 	l->v[l->n].name = sl_xstrdup(name);
 	l->v[l->n].val = sl_xstrdup(val);
 	l->v[l->n].pos = *pos;
+	l->v[l->n].alias = alias;
 	l->n++;
+}
+
+static void kv_set(struct kvlist *l, const char *name, const char *val, const struct cfg_pos *pos)
+{
+	kv_set_alias(l, name, val, pos, false);
 }
 
 static void kv_clear(struct kvlist *l)
@@ -107,12 +116,19 @@ static void obj_set(struct cfg_obj *o, const char *name, const char *val, const 
 	*tail = p;
 }
 
-/* Add the entries of `l` that `o` does not have. */
-static void merge_missing(struct cfg_obj *o, const struct kvlist *l)
+/* Add the entries of `l` that `o` does not have. Returns true if one
+ * of them is a legacy name (see legacy.h: the object must then be parsed
+ * as CFG_OBJ_LEGACY). */
+static bool merge_missing(struct cfg_obj *o, const struct kvlist *l)
 {
-	for (int i = 0; i < l->n; i++)
-		if (!obj_find(o, l->v[i].name))
+	bool alias = false;
+	for (int i = 0; i < l->n; i++) {
+		if (!obj_find(o, l->v[i].name)) {
 			obj_set(o, l->v[i].name, l->v[i].val, &l->v[i].pos);
+			alias |= l->v[i].alias;
+		}
+	}
+	return alias;
 }
 
 /* ---- state ---- */
@@ -138,6 +154,7 @@ struct event {
 	char *name;
 	char *val;
 	struct cfg_pos pos;
+	bool alias;
 };
 
 static struct {
@@ -163,8 +180,8 @@ static struct modstate *modstate(const struct module *m)
 	return NULL;
 }
 
-static void add_event(struct cfg_obj *o, enum ev_scope sc, const struct module *m,
-		      const char *name, const char *val)
+static void add_event_alias(struct cfg_obj *o, enum ev_scope sc, const struct module *m,
+			    const char *name, const char *val, bool alias)
 {
 	if (L.n_ev == L.cap_ev) {
 		L.cap_ev = L.cap_ev ? L.cap_ev * 2 : 32;
@@ -177,6 +194,13 @@ static void add_event(struct cfg_obj *o, enum ev_scope sc, const struct module *
 	e->name = sl_xstrdup(name);
 	e->val = sl_xstrdup(val);
 	e->pos = o->pos;
+	e->alias = alias;
+}
+
+static void add_event(struct cfg_obj *o, enum ev_scope sc, const struct module *m,
+		      const char *name, const char *val)
+{
+	add_event_alias(o, sc, m, name, val, false);
 }
 
 static void collect_actions(struct script_stmt *s)
@@ -509,17 +533,19 @@ static void do_core(struct cfg_obj *o, const struct core_dir *cd, int *n_errors)
 	free(v);
 }
 
-static void make_input(struct cfg_obj *o, struct modstate *ms, const struct param_desc *twin,
+static void make_input(struct cfg_obj *o, struct modstate *ms, const char *pname,
 		       const char *v)
 {
 	struct cfg_obj *in = sl_xcalloc(1, sizeof(*in));
-	in->type = CFG_OBJ_INPUT;
+	/* CFG_OBJ_LEGACY: param_parse accepts legacy names on it (those
+	 * without a twin); "type" names the module, as for input(). */
+	in->type = CFG_OBJ_LEGACY;
 	in->pos = o->pos;
 	in->seq = o->seq;
 	obj_set(in, "type", ms->m->name, &o->pos);
 	for (int i = 0; i < ms->inst_kv.n; i++)
 		obj_set(in, ms->inst_kv.v[i].name, ms->inst_kv.v[i].val, &ms->inst_kv.v[i].pos);
-	obj_set(in, twin->name, v, &o->pos);
+	obj_set(in, pname, v, &o->pos);
 	/* $DefaultRuleset applies to legacy inputs without a binding. */
 	const struct param_desc *rtwin = NULL;
 	for (size_t i = 0; ms->m->inst_params && i < ms->m->inst_params->n; i++)
@@ -579,28 +605,25 @@ void legacy_directive(struct cfg_obj *o, int *n_errors)
 		}
 		if (!d)
 			continue;
-		if (!twin) {
-			cfg_error(&o->pos, "internal error: legacy directive $%s of module %s has no "
-				  "RainerScript parameter with the same field", name, m->name);
-			(*n_errors)++;
-			return;
-		}
+		/* Without a RainerScript twin the legacy name itself is used. */
+		const char *pname = twin ? twin->name : d->name;
+		bool alias = twin == NULL;
 		char *v = directive_value(o, false, n_errors);
 		if (!v)
 			return;
 		if (!check_value(o, d->type, v)) {
 			(*n_errors)++;
 		} else if (!inst) {
-			if (!strcasecmp(twin->name, "template") && (m->type & MOD_OUTPUT))
-				add_event(o, EV_MOD_TPL, m, twin->name, v);
+			if (!strcasecmp(pname, "template") && (m->type & MOD_OUTPUT))
+				add_event(o, EV_MOD_TPL, m, pname, v);
 			else
-				kv_set(&ms->mod_kv, twin->name, v, &o->pos);
+				kv_set_alias(&ms->mod_kv, pname, v, &o->pos, alias);
 		} else if (is_run_directive(d)) {
-			make_input(o, ms, twin, v);
+			make_input(o, ms, pname, v);
 		} else if (m->type & MOD_INPUT) {
-			kv_set(&ms->inst_kv, twin->name, v, &o->pos);
+			kv_set_alias(&ms->inst_kv, pname, v, &o->pos, alias);
 		} else {
-			add_event(o, EV_ACT_MOD, m, twin->name, v);
+			add_event_alias(o, EV_ACT_MOD, m, pname, v, alias);
 		}
 		free(v);
 		return;
@@ -636,11 +659,10 @@ bool legacy_have_main_queue(void)
 	return L.mainq_kv.n > 0;
 }
 
-void legacy_merge_module(const struct module *m, struct cfg_obj *o)
+bool legacy_merge_module(const struct module *m, struct cfg_obj *o)
 {
 	struct modstate *ms = modstate(m);
-	if (ms)
-		merge_missing(o, &ms->mod_kv);
+	return ms ? merge_missing(o, &ms->mod_kv) : false;
 }
 
 const char *legacy_default_ruleset(void)
@@ -888,7 +910,7 @@ static void replay(unsigned seq, const struct module *m, struct kvlist *act,
 			break;
 		case EV_ACT_MOD:
 			if (e->m == m)
-				kv_set(modact, e->name, e->val, &e->pos);
+				kv_set_alias(modact, e->name, e->val, &e->pos, e->alias);
 			break;
 		case EV_MOD_TPL:
 			if (e->m == m)
@@ -905,19 +927,20 @@ static void replay(unsigned seq, const struct module *m, struct kvlist *act,
 	kv_clear(&reset);
 }
 
-void legacy_prepare_action(struct cfg_obj *o, int *n_errors)
+bool legacy_prepare_action(struct cfg_obj *o, int *n_errors)
 {
+	bool alias = false;
 	bool is_legacy = obj_find(o, "legacy") != NULL;
 	const char *modname = NULL;
 	if (is_legacy) {
 		bool discard = false;
 		modname = legacy_action_to_params(o, &discard, n_errors);
 		if (!modname)
-			return; /* "~" stays a legacy line; errors are reported */
+			return false; /* "~" stays a legacy line; errors are reported */
 	} else {
 		struct cfg_param *tp = obj_find(o, "type");
 		if (!tp || tp->val.is_array)
-			return;
+			return false;
 		modname = tp->val.str;
 	}
 	/* Only modules already known can have settings; module_find here
@@ -938,12 +961,13 @@ void legacy_prepare_action(struct cfg_obj *o, int *n_errors)
 		merge_missing(o, &tpl);
 	if (is_legacy) {
 		/* the line's own parameters (file, template, sync) win */
-		merge_missing(o, &modact);
+		alias = merge_missing(o, &modact);
 		merge_missing(o, &act);
 	}
 	kv_clear(&act);
 	kv_clear(&modact);
 	kv_clear(&tpl);
+	return alias;
 }
 
 void legacy_end(void)

@@ -41,10 +41,14 @@ void legacy_directive(struct cfg_obj *o, int *n_errors);
 void legacy_merge_global(struct cfg_obj *o);
 void legacy_merge_main_queue(struct cfg_obj *o);
 bool legacy_have_main_queue(void);
-void legacy_merge_module(const struct module *m, struct cfg_obj *o);
+/* Returns true if it added a legacy name that has no RainerScript twin:
+ * the caller then parses `o` as type CFG_OBJ_LEGACY (so that param_parse
+ * accepts legacy names) with "type" = the module name. */
+bool legacy_merge_module(const struct module *m, struct cfg_obj *o);
 
-/* Inputs created by `$...ServerRun` lines (CFG_OBJ_INPUT objects with
- * type=MODULE, owned by legacy.c), linked by `next`. */
+/* Inputs created by `$...ServerRun` lines (objects with type=MODULE,
+ * owned by legacy.c, of type CFG_OBJ_LEGACY so that legacy names without
+ * a twin are accepted), linked by `next`. */
 struct cfg_obj *legacy_inputs(void);
 /* $DefaultRuleset: the ruleset of inputs that name none (NULL: unset). */
 const char *legacy_default_ruleset(void);
@@ -61,7 +65,8 @@ const char *legacy_action_to_params(struct cfg_obj *o, bool *discard, int *n_err
 /* Before an action object is created: legacy lines are rewritten (see
  * above) and get the legacy action settings in effect at their place;
  * action() objects only get the positional default template. */
-void legacy_prepare_action(struct cfg_obj *o, int *n_errors);
+bool legacy_prepare_action(struct cfg_obj *o, int *n_errors);
+/* (returns true like legacy_merge_module: parse as CFG_OBJ_LEGACY) */
 
 void legacy_end(void);
 

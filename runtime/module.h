@@ -56,14 +56,16 @@ enum param_flags {
 	PARAM_LEGACY_RUN = 1u << 3,
 };
 /* Legacy aliases (runtime/legacy.c): an alias is a second entry of the
- * same table with PARAM_LEGACY, the same offset and type as the
- * RainerScript parameter it stands for, and dflt NULL (so the one default
- * of the RainerScript entry applies to both forms). In mod_params it sets
- * the module() parameter; in inst_params it sets a default for the inputs
- * (or legacy-syntax actions) defined after it; a PARAM_LEGACY_RUN entry
- * (e.g. "udpserverrun", twin "port") creates an input from those. Several
- * aliases may share one twin. The legacy value is checked against the
- * type at the directive's line, so errors name the `$Directive`. */
+ * same table with PARAM_LEGACY, normally with the same offset and type as
+ * the RainerScript parameter it stands for (its "twin"; give it dflt NULL
+ * or the twin's default, so both forms share one default). In mod_params
+ * it sets the module() parameter; in inst_params it sets a default for
+ * the inputs (or legacy-syntax actions) defined after it; a
+ * PARAM_LEGACY_RUN entry (or one named "...serverrun") creates an input
+ * from those (e.g. "udpserverrun", twin "port"). An alias without a twin
+ * ($OmitLocalLogging) is passed under its own name on an object of type
+ * CFG_OBJ_LEGACY, which param_parse accepts. The legacy value is checked
+ * against the type at the directive's line. */
 
 struct param_array {
 	char **v;

@@ -61,13 +61,78 @@ void msg_origin_release(struct msg_origin *o)
 	free(o);
 }
 
+/* Blocks of messages (see struct msg_alloc). `refcnt` counts the live
+ * messages carved from the block plus one while an allocator still fills
+ * it. */
+struct msg_block {
+	atomic_int refcnt;
+	size_t used;
+	size_t cap;
+	_Alignas(16) char data[];
+};
+
+#define MSG_BLOCK_SIZE (64 * 1024)
+#define MSG_BLOCK_MAX_MSG (8 * 1024) /* bigger messages get their own allocation */
+
+static void block_release(struct msg_block *b)
+{
+	if (atomic_fetch_sub_explicit(&b->refcnt, 1, memory_order_acq_rel) == 1)
+		free(b);
+}
+
+void msg_alloc_fini(struct msg_alloc *a)
+{
+	if (a && a->cur) {
+		block_release(a->cur);
+		a->cur = NULL;
+	}
+}
+
+static struct msg *carve(struct msg_alloc *a, size_t need)
+{
+	need = (need + 15) & ~(size_t)15;
+	struct msg_block *b = a->cur;
+	if (!b || b->cap - b->used < need) {
+		if (b)
+			block_release(b);
+		a->cur = b = malloc(sizeof(*b) + MSG_BLOCK_SIZE);
+		if (!b)
+			return NULL;
+		atomic_init(&b->refcnt, 1);
+		b->used = 0;
+		b->cap = MSG_BLOCK_SIZE;
+	}
+	struct msg *m = (struct msg *)(b->data + b->used);
+	b->used += need;
+	atomic_fetch_add_explicit(&b->refcnt, 1, memory_order_relaxed);
+	m->block = b;
+	return m;
+}
+
 struct msg *msg_create(const char *raw, size_t len, struct msg_origin *origin,
 		       const struct syslog_time *rcvd, time_t ttgen)
 {
-	struct msg *m = malloc(sizeof(*m) + len + 1);
-	if (!m)
-		return NULL;
-	memset(m, 0, sizeof(*m));
+	return msg_create_a(NULL, raw, len, origin, rcvd, ttgen);
+}
+
+struct msg *msg_create_a(struct msg_alloc *a, const char *raw, size_t len,
+			 struct msg_origin *origin, const struct syslog_time *rcvd, time_t ttgen)
+{
+	size_t need = sizeof(struct msg) + len + 1;
+	struct msg *m;
+	if (a && len <= MSG_BLOCK_MAX_MSG) {
+		m = carve(a, need);
+		if (!m)
+			return NULL;
+		struct msg_block *b = m->block;
+		memset(m, 0, sizeof(*m));
+		m->block = b;
+	} else {
+		m = malloc(need);
+		if (!m)
+			return NULL;
+		memset(m, 0, sizeof(*m));
+	}
 	atomic_init(&m->refcnt, 1);
 	memcpy(m->inline_raw, raw, len);
 	m->inline_raw[len] = '\0';
@@ -115,5 +180,8 @@ void msg_release(struct msg *m)
 	if (m->localvars)
 		json_object_put(m->localvars);
 	msg_origin_release(m->origin);
-	free(m);
+	if (m->block)
+		block_release(m->block);
+	else
+		free(m);
 }

@@ -15,6 +15,7 @@
  * has a mutex of its own.
  */
 #include "queue.h"
+#include "stats.h"
 #include "queue_disk.h"
 #include "msg.h"
 #include "log.h"
@@ -557,6 +558,49 @@ static int64_t pct(int64_t v, int64_t size, int p)
 	return r > 0 ? r : 1;
 }
 
+/* statistics: "size" is what waits or is in flight, memory and disk */
+static uint64_t queue_stat_size(void *arg)
+{
+	struct queue *q = arg;
+	pthread_mutex_lock(&q->mtx);
+	uint64_t n = q->count + q->in_flight;
+	pthread_mutex_unlock(&q->mtx);
+	return n + atomic_load(&q->stats.disk_size);
+}
+
+/* Register the counters with the statistics registry (stats.h): rsyslog's
+ * names first (size enqueued full discarded.full discarded.nf maxqsize),
+ * then sluice's own. */
+static void queue_stats_register(struct queue *q)
+{
+	struct queue_stats *st = &q->stats;
+	const unsigned R = STATS_CTR_RESETTABLE, G = STATS_CTR_GAUGE;
+	struct stats_obj *o = stats_obj_create(q->name, "core.queue");
+	if (!o)
+		return;
+	stats_obj_add_fn(o, "size", queue_stat_size, q, G);
+	stats_obj_add(o, "enqueued", &st->enqueued, R);
+	stats_obj_add(o, "full", &st->full, R);
+	stats_obj_add(o, "discarded.full", &st->discarded_full, R);
+	stats_obj_add(o, "discarded.nf", &st->discarded_nf, R);
+	stats_obj_add(o, "maxqsize", &st->max_size, G);
+	stats_obj_add(o, "processed", &st->processed, R);
+	stats_obj_add(o, "discarded.shutdown", &st->discarded_shutdown, R);
+	stats_obj_add(o, "discarded.disk", &st->discarded_disk, R);
+	stats_obj_add(o, "disk.size", &st->disk_size, G);
+	stats_obj_add(o, "disk.bytes", &st->disk_bytes, G);
+	stats_obj_add(o, "disk.written", &st->disk_written, R);
+	stats_obj_add(o, "disk.read", &st->disk_read, R);
+	stats_obj_add(o, "disk.full", &st->disk_full, R);
+	stats_obj_add(o, "disk.corrupt", &st->disk_corrupt, R);
+	stats_obj_add(o, "disk.errors", &st->disk_errors, R);
+	stats_obj_add(o, "disk.loaded", &st->loaded, 0);
+	stats_obj_add(o, "disk.saved", &st->saved, R);
+	stats_obj_add(o, "requeued", &st->requeued, R);
+	stats_obj_add(o, "spills", &st->spills, R);
+	q->stats_obj = o;
+}
+
 struct queue *queue_create(const char *name, const struct queue_cfg *cfg,
 			   queue_consume_fn fn, void *arg)
 {
@@ -586,6 +630,7 @@ struct queue *queue_create(const char *name, const struct queue_cfg *cfg,
 	q->is_da = q->cfg.filename && (q->cfg.type == QUEUE_FIXED_ARRAY ||
 				       q->cfg.type == QUEUE_LINKED_LIST);
 	atomic_init(&q->abort_flag, false);
+	queue_stats_register(q);
 	pthread_mutex_lock(&reg_mtx);
 	q->next_all = reg_first;
 	reg_first = q;
@@ -896,6 +941,8 @@ void queue_destroy(struct queue *q)
 {
 	if (!q)
 		return;
+	stats_obj_destroy(q->stats_obj);
+	q->stats_obj = NULL;
 	pthread_mutex_lock(&reg_mtx);
 	for (struct queue **pp = &reg_first; *pp; pp = &(*pp)->next_all)
 		if (*pp == q) {

@@ -135,6 +135,7 @@ struct queue {
 	struct worker **workers;
 	struct queue_stats stats;
 	struct queue *next_all; /* registry for stats_dump */
+	struct stats_obj *stats_obj; /* the statistics registry's entry (stats.h) */
 };
 
 /* Create a queue (not yet running). Disk and DA queues open (and verify)

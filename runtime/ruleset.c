@@ -12,6 +12,7 @@
 #include "worker.h"
 #include "input.h"
 #include "log.h"
+#include "stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,7 @@ void ruleset_consume(void *arg, struct msg **msgs, int n, struct worker *w)
 {
 	(void)arg;
 	struct ruleset *dflt = ruleset_default();
+	uint64_t handed0 = stats_tl_handed, filtered = 0;
 	for (int i = 0; i < n; i++) {
 		struct msg *m = msgs[i];
 		if (!(m->flags & MSG_PARSED))
@@ -71,9 +73,15 @@ void ruleset_consume(void *arg, struct msg **msgs, int n, struct worker *w)
 		struct ruleset *rs = m->ruleset ? m->ruleset : dflt;
 		w->ctx.stopped = false;
 		w->ctx.prev_action_suspended = false;
+		uint64_t h = stats_tl_handed;
 		script_exec(rs->script, m, &w->ctx);
+		filtered += stats_tl_handed == h; /* the loss ledger: went to no action */
 	}
 	worker_commit_all(w);
+	/* the loss ledger (stats.h), once per batch */
+	atomic_fetch_add_explicit(&stats_ledger_handed, stats_tl_handed - handed0, memory_order_relaxed);
+	atomic_fetch_add_explicit(&stats_ledger_filtered, filtered, memory_order_relaxed);
+	atomic_fetch_add_explicit(&stats_ledger_ruled, (uint64_t)n, memory_order_relaxed);
 }
 
 /* Route a batch from an input to the queues of the messages' rulesets:
@@ -82,6 +90,8 @@ enum sl_rc input_submit(struct msg **msgs, int n, enum flow_ctl fc)
 {
 	enum sl_rc rc = SL_OK;
 	int start = 0;
+	atomic_fetch_add_explicit(&stats_ledger_received, (uint64_t)(n > 0 ? n : 0),
+				  memory_order_relaxed);
 	while (start < n) {
 		struct ruleset *rs = msgs[start]->ruleset;
 		struct queue *q = rs && rs->queue ? rs->queue : main_queue;

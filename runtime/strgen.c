@@ -22,12 +22,14 @@ static const char *prop(const struct msg *m, enum prop_id id, size_t *len)
 	return prop_get(m, &r, len, &sg_scratch);
 }
 
-/* PRI as "<nnn>" */
+/* PRI as "<nnn>"; an invalid PRI as "<invld>", as %PRI% prints it */
 static bool put_pri(struct sbuf *o, const struct msg *m)
 {
 	char b[8];
 	unsigned p = m->pri;
 	size_t n = 0;
+	if (m->facility == MSG_FACILITY_INVALID)
+		return sbuf_append(o, "<invld>", 7);
 	b[n++] = '<';
 	if (p >= 100)
 		b[n++] = (char)('0' + p / 100);

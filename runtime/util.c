@@ -92,6 +92,8 @@ char *sl_xstrndup(const char *s, size_t n)
 bool sbuf_grow(struct sbuf *sb, size_t extra)
 {
 	size_t need = sb->len + extra;
+	if (need < sb->cap)
+		return true; /* room already (callers may reserve ahead) */
 	size_t cap = sb->cap ? sb->cap : 256;
 	while (cap < need + 1)
 		cap *= 2;

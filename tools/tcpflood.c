@@ -5,7 +5,13 @@
  * TLS (gnutls, when built with HAVE_GNUTLS) or UDP (one datagram per
  * message), spread round-robin over one or more connections, so that
  * tests/check_seq.py can verify that every message arrived exactly once.
- * Options follow rsyslog's tcpflood where that makes sense; see usage().
+ * Messages are generated (RFC3164 or RFC5424, fixed or random size and
+ * content), fixed (-M) or read from a file (-I), optionally with the
+ * sequence number appended (-S). A progress line goes to stderr once a
+ * second, a closing summary to stdout (also after a failure), and every
+ * connection error is reported with the connection's index.
+ * Options follow rsyslog's tcpflood where that makes sense; see usage()
+ * and doc/tcpflood.1.
  *
  * Threading model: single-threaded, no locks. Each connection owns a large
  * send buffer that many messages are packed into; stream connections are
@@ -33,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +53,8 @@
 #define MAX_MSG_SIZE (16 * 1024 * 1024)
 #define OC_RESERVE 24               /* room for "LEN " before a message */
 #define LINGER_MS 2000              /* wait for peers to close at the end */
+#define RANDOM_MIN 64               /* -X without -d/-R: sizes RANDOM_MIN.. */
+#define RANDOM_MAX 512              /* ..RANDOM_MAX */
 
 enum transport { TR_TCP, TR_UDP, TR_TLS };
 enum framing { FR_LF, FR_OC };
@@ -61,6 +70,8 @@ struct opts {                 /* the command line; see usage() */
 	enum framing framing;
 	enum transport transport;
 	bool rfc5424, quiet;
+	bool random_text;         /* -X: padding is random text, not 'X' */
+	bool append_seq;          /* -S: append " msgnum:N:" to -I/-M messages */
 };
 
 struct conn {
@@ -92,12 +103,16 @@ struct flood {
 	size_t prefix_len;
 	char *scratch;            /* OC_RESERVE + longest message + framing */
 	size_t scratch_cap;
+	char *random_text;        /* -X: random words, copied from at random offsets */
+	size_t random_len;
 	uint64_t rng;
 	/* statistics */
 	uint64_t queued;          /* messages handed to connection buffers */
+	uint64_t bytes;           /* bytes the kernel (or gnutls) accepted */
+	unsigned errors;          /* connection errors reported */
 	struct timespec t0;
 	double next_progress, last_progress_t;
-	uint64_t last_progress_n;
+	uint64_t last_progress_n, last_progress_bytes;
 #ifdef HAVE_GNUTLS
 	bool tls_inited;
 	gnutls_certificate_credentials_t xcred;
@@ -109,26 +124,48 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: tcpflood [options]\n"
+		"Sends N numbered syslog messages to a syslog receiver and reports the rate.\n"
+		"Target and transport:\n"
 		"  -t HOST      target host (default 127.0.0.1)\n"
 		"  -p PORT      target port (default 13514)\n"
-		"  -c N         number of connections (default 1)\n"
-		"  -m N         total number of messages (default 100)\n"
-		"  -F lf|oc     framing: LF-terminated (default) or octet-counted\n"
-		"  -T tcp|udp|tls  transport (default tcp)\n"
-		"  -r RATE      target rate in msgs/s (0 = unlimited, default)\n"
+		"  -T tcp|udp|tls  transport (default tcp); udp sends one datagram per message\n"
+		"  -c N         number of connections (UDP: sockets), messages go round-robin\n"
+		"               over them (default 1)\n"
+		"  -F lf|oc     stream framing: LF-terminated (default) or octet-counted\n"
+		"               (RFC 6587 \"LEN SP MSG\"); ignored for udp\n"
+		"TLS (-T tls, gnutls):\n"
+		"  -x CAFILE    verify the server's certificate chain against CAFILE (PEM);\n"
+		"               without -x any server is accepted, anonymous TLS included\n"
+		"  -Z CERTFILE  client certificate (PEM), needs -z\n"
+		"  -z KEYFILE   client private key (PEM), needs -Z\n"
+		"Amount and pace:\n"
+		"  -m N         total number of messages over all connections (default 100)\n"
+		"  -r RATE      target rate in msgs/s over all connections (0 = as fast as\n"
+		"               possible, default)\n"
+		"Message content (default: generated RFC3164 with a sequence number):\n"
+		"  -5           generate RFC5424 messages instead of RFC3164\n"
+		"  -P PRI       syslog PRI of generated messages (default 167)\n"
+		"  -H NAME      hostname in generated messages (default tcpflood)\n"
+		"  -s N         first sequence number (default 0)\n"
 		"  -d SIZE      pad each message with 'X' to SIZE bytes (without framing)\n"
 		"  -R MIN:MAX   pad each message to a random size in MIN..MAX\n"
-		"  -I FILE      send the lines of FILE (cycled) instead of generated messages\n"
-		"  -M TEXT      send TEXT as every message\n"
-		"  -s N         first sequence number (default 0)\n"
-		"  -P PRI       syslog PRI of generated messages (default 167)\n"
-		"  -5           generate RFC5424 messages (default RFC3164)\n"
-		"  -H NAME      hostname in generated messages (default tcpflood)\n"
-		"  -x CAFILE    TLS: verify the server certificate against CAFILE\n"
-		"  -Z CERTFILE  TLS: client certificate\n"
-		"  -z KEYFILE   TLS: client key\n"
+		"  -X           random message text: pad with random printable words instead\n"
+		"               of 'X' (sizes %d..%d unless -d or -R is given)\n"
+		"  -M TEXT      send TEXT as every message (fixed message)\n"
+		"  -I FILE      send the lines of FILE instead (cycled when -m exceeds them)\n"
+		"  -S           with -M or -I: append \" msgnum:NNNNNNNN:\" to each message\n"
+		"Output:\n"
 		"  -q           quiet: no progress line\n"
-		"Generated messages carry \"msgnum:%%08d:\" for tests/check_seq.py.\n");
+		"  -h           this help\n"
+		"Generated messages carry \"msgnum:NNNNNNNN:\" (at least 8 digits), which\n"
+		"tests/check_seq.py uses to report missing and duplicated messages.\n"
+		"While running, a progress line goes to stderr once a second (messages sent,\n"
+		"rate, connections); at the end one summary line goes to stdout:\n"
+		"  tcpflood: sent N messages (B bytes) over C connections in S s: R msgs/s\n"
+		"Errors (connect, TLS handshake, send, reset by the peer) are reported on\n"
+		"stderr with the connection's index; then a summary starting with\n"
+		"\"tcpflood: FAILED\" is printed. Exit status: 0 all sent, 1 error, 2 usage.\n",
+		RANDOM_MIN, RANDOM_MAX);
 }
 
 static double elapsed(const struct flood *f)
@@ -176,7 +213,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 	*o = (struct opts){ .host = "127.0.0.1", .port = "13514", .nconn = 1,
 			    .nmsgs = 100, .pri = 167, .hostname = "tcpflood" };
-	while ((ch = getopt(argc, argv, "t:p:c:m:F:T:r:d:R:I:M:s:P:5qx:Z:z:H:h")) != -1) {
+	while ((ch = getopt(argc, argv, "t:p:c:m:F:T:r:d:R:I:M:s:P:5qx:Z:z:H:SXh")) != -1) {
 		switch (ch) {
 		case 't': o->host = optarg; break;
 		case 'p': o->port = optarg; break;
@@ -231,6 +268,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'Z': o->certfile = optarg; break;
 		case 'z': o->keyfile = optarg; break;
 		case 'H': o->hostname = optarg; break;
+		case 'S': o->append_seq = true; break;
+		case 'X': o->random_text = true; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return -1;
 		}
@@ -243,6 +282,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		err = "-d and -R exclude each other";
 	else if (!o->certfile != !o->keyfile)
 		err = "-Z and -z must be given together";
+	else if (o->append_seq && !o->input_file && !o->fixed_text)
+		err = "-S needs -M or -I (generated messages are numbered anyway)";
+	else if ((o->cafile || o->certfile) && o->transport != TR_TLS)
+		err = "-x, -Z and -z need -T tls";
 #ifndef HAVE_GNUTLS
 	else if (o->transport == TR_TLS)
 		err = "built without gnutls, -T tls unavailable";
@@ -250,6 +293,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (err) {
 		fprintf(stderr, "tcpflood: %s\n", err);
 		return -1;
+	}
+	if (o->random_text && !o->pad_size && !o->rand_max) {
+		o->rand_min = RANDOM_MIN;
+		o->rand_max = RANDOM_MAX;
 	}
 	return 0;
 bad:
@@ -330,6 +377,32 @@ static uint64_t rng_next(struct flood *f)
 	return f->rng = x;
 }
 
+/*
+ * -X: a table of random lowercase words and spaces, twice as long as the
+ * longest padding, so that any padding is one memcpy from a random offset.
+ */
+static int random_text_setup(struct flood *f, size_t longest)
+{
+	size_t i, word = 0;
+	uint64_t r;
+
+	f->random_len = 2 * longest + 4096;
+	f->random_text = malloc(f->random_len);
+	if (!f->random_text)
+		return -1;
+	for (i = 0; i < f->random_len; i++) {
+		r = rng_next(f);
+		if (word >= 2 && r % 7 == 0) {
+			f->random_text[i] = ' ';
+			word = 0;
+		} else {
+			f->random_text[i] = (char)('a' + (r >> 8) % 26);
+			word++;
+		}
+	}
+	return 0;
+}
+
 static int msg_setup(struct flood *f)
 {
 	const struct opts *o = f->o;
@@ -354,6 +427,7 @@ static int msg_setup(struct flood *f)
 	for (i = 0; i < f->nlines; i++)
 		if (f->lines[i].len > longest)
 			longest = f->lines[i].len;
+	longest += 32;   /* -S: " msgnum:N:" */
 	if (o->pad_size > longest)
 		longest = o->pad_size;
 	if (o->rand_max > longest)
@@ -363,6 +437,8 @@ static int msg_setup(struct flood *f)
 	if (!f->scratch)
 		return -1;
 	f->rng = 0x9e3779b97f4a7c15ULL;
+	if (o->random_text)
+		return random_text_setup(f, longest);
 	return 0;
 }
 
@@ -386,7 +462,13 @@ static const char *msg_build(struct flood *f, uint64_t idx, size_t *len_out)
 
 		memcpy(p, f->file_data + l->off, l->len);
 		p += l->len;
-	} else {
+	}
+	if ((o->fixed_text || f->nlines) && o->append_seq) {
+		memcpy(p, " msgnum:", 8);
+		p += 8;
+		p += fmt_seq(p, seq);
+		*p++ = ':';
+	} else if (!o->fixed_text && !f->nlines) {
 		memcpy(p, f->prefix, f->prefix_len);
 		p += f->prefix_len;
 		p += fmt_seq(p, seq);
@@ -400,7 +482,15 @@ static const char *msg_build(struct flood *f, uint64_t idx, size_t *len_out)
 	len = (size_t)(p - body);
 	if (o->rand_max)
 		target = o->rand_min + (size_t)(rng_next(f) % (o->rand_max - o->rand_min + 1));
-	if (target > len) {
+	if (target > len && f->random_text) {
+		size_t at = (size_t)(rng_next(f) % (f->random_len - (target - len)));
+
+		memcpy(p, f->random_text + at, target - len);
+		p += target - len;
+		if (p[-1] == ' ')
+			p[-1] = 'x';   /* no trailing space */
+		len = target;
+	} else if (target > len) {
 		memset(p, 'X', target - len);
 		p += target - len;
 		len = target;
@@ -653,6 +743,7 @@ static int conn_write(struct flood *f, struct conn *c, int idx)
 			}
 			c->tls_retry = 0;
 			c->off += (size_t)r;
+			f->bytes += (size_t)r;
 			continue;
 		}
 #endif
@@ -667,6 +758,7 @@ static int conn_write(struct flood *f, struct conn *c, int idx)
 			return -1;
 		}
 		c->off += (size_t)r;
+		f->bytes += (size_t)r;
 	}
 	c->off = c->len = 0;
 	return 0;
@@ -704,6 +796,7 @@ static int udp_flush(struct flood *f, struct conn *c, int idx)
 		}
 		done += (unsigned)r;
 	}
+	f->bytes += c->len;
 	c->ndgram = 0;
 	c->off = c->len = 0;
 	return 0;
@@ -716,9 +809,12 @@ static void progress(struct flood *f)
 
 	if (f->o->quiet || (t = elapsed(f)) < f->next_progress)
 		return;
-	fprintf(stderr, "tcpflood: %" PRIu64 " sent, %.0f msgs/s, %d connections\n",
-		f->queued, (double)(f->queued - f->last_progress_n) / (t - f->last_progress_t),
+	fprintf(stderr, "tcpflood: %" PRIu64 "/%" PRIu64 " sent, %.0f msgs/s, %.1f MB/s, "
+		"%d connections\n", f->queued, f->o->nmsgs,
+		(double)(f->queued - f->last_progress_n) / (t - f->last_progress_t),
+		(double)(f->bytes - f->last_progress_bytes) / (t - f->last_progress_t) / 1e6,
 		f->nconn);
+	f->last_progress_bytes = f->bytes;
 	f->last_progress_t = t;
 	f->last_progress_n = f->queued;
 	f->next_progress = t + 1.0;
@@ -916,6 +1012,7 @@ static int flood_finish(struct flood *f)
 			if (r < 0) {
 				fprintf(stderr, "tcpflood: TLS close to %s (connection %d): %s\n",
 					f->peer, i, gnutls_strerror(r));
+				f->errors++;
 				rc = -1;
 			}
 		}
@@ -923,6 +1020,7 @@ static int flood_finish(struct flood *f)
 		if (shutdown(c->fd, SHUT_WR) < 0) {
 			fprintf(stderr, "tcpflood: shutdown to %s (connection %d): %s\n",
 				f->peer, i, strerror(errno));
+			f->errors++;
 			rc = -1;
 		}
 	}
@@ -936,8 +1034,10 @@ static int flood_finish(struct flood *f)
 			break;
 		for (k = 0; k < nfds; k++)
 			if (f->pfds[k].revents &&
-			    conn_read(f, &f->conns[f->pfd_conn[k]], f->pfd_conn[k]) < 0)
+			    conn_read(f, &f->conns[f->pfd_conn[k]], f->pfd_conn[k]) < 0) {
+				f->errors++;
 				rc = -1;
+			}
 	}
 	return rc;
 }
@@ -959,11 +1059,27 @@ static void conn_free(struct conn *c)
 	c->dgram_end = NULL;
 }
 
+/* Many connections need many descriptors: raise the soft limit if needed. */
+static void raise_fd_limit(int nconn)
+{
+	struct rlimit rl;
+	rlim_t want = (rlim_t)nconn + 64;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= want)
+		return;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want ? want : rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur < want)
+		fprintf(stderr, "tcpflood: warning: open file limit %lu is below %lu needed "
+			"for %d connections\n", (unsigned long)rl.rlim_cur,
+			(unsigned long)want, nconn);
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
 	struct flood f = { 0 };
 	double secs;
+	bool started = false;
 	int i, opened = 0, rc = 1;
 
 	if (parse_opts(argc, argv, &o) < 0)
@@ -986,23 +1102,39 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tcpflood: out of memory\n");
 		goto fail;
 	}
+	raise_fd_limit(f.nconn);
+	clock_gettime(CLOCK_MONOTONIC, &f.t0);
 	for (opened = 0; opened < f.nconn; opened++)
 		if (conn_open(&f, &f.conns[opened], opened) < 0) {
+			f.errors++;
 			opened++;   /* its fd, if any, is closed below */
 			goto fail;
 		}
+	if (!o.quiet && f.nconn > 1)
+		fprintf(stderr, "tcpflood: %d connections open in %.3f s\n", f.nconn, elapsed(&f));
 	clock_gettime(CLOCK_MONOTONIC, &f.t0);
 	f.next_progress = 1.0;
-	if (flood_run(&f) < 0)
+	started = true;
+	if (flood_run(&f) < 0) {
+		f.errors++;
 		goto fail;
+	}
 	secs = elapsed(&f);
 	if (flood_finish(&f) < 0)
 		goto fail;
 	rc = 0;
-	printf("tcpflood: sent %" PRIu64 " messages over %d connections in %.3f s: "
-	       "%.0f msgs/s\n", f.queued, f.nconn, secs,
+	printf("tcpflood: sent %" PRIu64 " messages (%" PRIu64 " bytes) over %d connections "
+	       "in %.3f s: %.0f msgs/s\n", f.queued, f.bytes, f.nconn, secs,
 	       secs > 0 ? (double)f.queued / secs : 0.0);
 fail:
+	if (rc != 0 && f.conns) {
+		secs = started ? elapsed(&f) : 0.0;
+		printf("tcpflood: FAILED: %u connection error(s); %" PRIu64 " of %" PRIu64
+		       " messages queued, %" PRIu64 " bytes sent, %d of %d connections opened, "
+		       "%.3f s\n", f.errors, f.queued, o.nmsgs, f.bytes,
+		       started ? f.nconn : (opened > 0 ? opened - 1 : 0), f.nconn, secs);
+	}
+	fflush(stdout);
 	for (i = 0; i < opened; i++)
 		conn_free(&f.conns[i]);
 #ifdef HAVE_GNUTLS
@@ -1014,6 +1146,7 @@ fail:
 	free(f.pfds);
 	free(f.pfd_conn);
 	free(f.scratch);
+	free(f.random_text);
 	free(f.file_data);
 	free(f.lines);
 	return rc;

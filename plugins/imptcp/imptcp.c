@@ -25,6 +25,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* accept4 */
 #endif
+#include "stats.h"
 #include "sluice.h"
 #include "module.h"
 #include "input.h"
@@ -183,6 +184,7 @@ struct imptcp_thread {
 	char *rbuf;
 	struct msg *batch[IMPTCP_BATCH];
 	int n_batch;
+	struct msg_alloc alloc;         /* messages are carved from blocks */
 	/* reception time of the read being framed */
 	struct syslog_time now_st;
 	time_t now_tt;
@@ -218,6 +220,7 @@ struct imptcp_input {
 	struct imptcp_thread threads[IMPTCP_MAX_THREADS];
 	struct ratelimit rl;
 	struct imptcp_stats stats;
+	struct stats_obj *stats_obj;    /* statistics registry entry (stats.h) */
 };
 
 /* ---- module ---- */
@@ -357,7 +360,7 @@ static void batch_flush(struct imptcp_thread *t)
 static void emit(void *ctx, const char *p, size_t len)
 {
 	struct imptcp_thread *t = ctx;
-	struct msg *m = msg_create(p, len, t->cur->origin, &t->now_st, t->now_tt);
+	struct msg *m = msg_create_a(&t->alloc, p, len, t->cur->origin, &t->now_st, t->now_tt);
 	if (SL_UNLIKELY(m == NULL)) {
 		atomic_fetch_add_explicit(&t->in->stats.discarded_nomem, 1, memory_order_relaxed);
 		return;
@@ -557,6 +560,7 @@ static void *poller(void *arg)
 		batch_flush(t);
 	}
 	batch_flush(t);
+	msg_alloc_fini(&t->alloc);
 	return NULL;
 }
 
@@ -572,6 +576,28 @@ static void write_port_file(struct imptcp_input *in)
 	}
 	fprintf(f, "%d", net_local_port(in->listeners[0].fd));
 	fclose(f);
+}
+
+/* The statistics registry (stats.h): rsyslog's "imptcp(ADDR/PORT/...)"
+ * object with "submitted", then sluice's own counters. */
+static void imptcp_stats_register(struct imptcp_input *in)
+{
+	char name[300];
+	const unsigned R = STATS_CTR_RESETTABLE;
+	struct imptcp_inst_cfg *c = in->cfg;
+	if (in->is_unix)
+		snprintf(name, sizeof(name), "imptcp(%s)", c->path ? c->path : "");
+	else
+		snprintf(name, sizeof(name), "imptcp(%s/%s)", c->address ? c->address : "*",
+			 c->port ? c->port : "514");
+	struct stats_obj *o = in->stats_obj = stats_obj_create(name, "imptcp");
+	stats_obj_add(o, "submitted", &in->stats.submitted, R);
+	stats_obj_add(o, "sessions.opened", &in->stats.sessions_opened, R);
+	stats_obj_add(o, "sessions.closed", &in->stats.sessions_closed, R);
+	stats_obj_add(o, "sessions.refused", &in->stats.sessions_refused, R);
+	stats_obj_add(o, "discarded.nomem", &in->stats.discarded_nomem, R);
+	stats_obj_add(o, "framing.truncated", &in->stats.fr.truncated, R);
+	stats_obj_add(o, "framing.errors", &in->stats.fr.framing_errors, R);
 }
 
 static enum sl_rc imptcp_in_start(void *arg)
@@ -636,6 +662,7 @@ static enum sl_rc imptcp_in_start(void *arg)
 			return SL_ERR_IO;
 	}
 	write_port_file(in);
+	imptcp_stats_register(in);
 	return SL_OK;
 }
 
@@ -676,6 +703,7 @@ static void imptcp_in_destroy(void *arg)
 	struct imptcp_input *in = arg;
 	if (!in)
 		return;
+	stats_obj_destroy(in->stats_obj);
 	for (int i = 0; i < IMPTCP_MAX_THREADS; i++) {
 		struct imptcp_thread *t = &in->threads[i];
 		if (!t->in)

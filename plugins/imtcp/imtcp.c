@@ -39,6 +39,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* accept4 */
 #endif
+#include "stats.h"
 #include "sluice.h"
 #include "module.h"
 #include "input.h"
@@ -281,6 +282,7 @@ struct imtcp_input {
 	struct imtcp_worker *workers;   /* cfg->worker_threads of them */
 	int n_workers;
 	struct imtcp_stats stats;
+	struct stats_obj *stats_obj;    /* statistics registry entry (stats.h) */
 };
 
 /* One epoll thread of an input: workers[0] runs on the input's thread
@@ -299,6 +301,7 @@ struct imtcp_worker {
 	time_t cur_tt;
 	struct msg *batch[IMTCP_BATCH];
 	int n_batch;
+	struct msg_alloc alloc;         /* messages are carved from blocks */
 	pthread_t tid;
 	bool started;
 };
@@ -520,7 +523,7 @@ static void sess_emit(void *ctx, const char *p, size_t len)
 	struct imtcp_session *s = ctx;
 	struct imtcp_worker *w = s->w;
 	struct imtcp_input *in = w->in;
-	struct msg *m = msg_create(p, len, s->origin, w->cur_t, w->cur_tt);
+	struct msg *m = msg_create_a(&w->alloc, p, len, s->origin, w->cur_t, w->cur_tt);
 	if (SL_UNLIKELY(m == NULL)) {
 		atomic_fetch_add_explicit(&in->fstats.discarded_nomem, 1, memory_order_relaxed);
 		return;
@@ -824,6 +827,28 @@ static void write_port_file(struct imtcp_input *in)
 	fclose(f);
 }
 
+/* The statistics registry (stats.h): rsyslog's object "NAME(PORT)" with
+ * "submitted", then sluice's own counters. */
+static void imtcp_stats_register(struct imtcp_input *in)
+{
+	char name[160];
+	const unsigned R = STATS_CTR_RESETTABLE;
+	snprintf(name, sizeof(name), "%s(%s)", in->inputname, in->cfg->port ? in->cfg->port : "");
+	struct stats_obj *o = in->stats_obj = stats_obj_create(name, "imtcp");
+	stats_obj_add(o, "submitted", &in->stats.submitted, R);
+	stats_obj_add(o, "sessions.opened", &in->stats.sessions_opened, R);
+	stats_obj_add(o, "sessions.closed", &in->stats.sessions_closed, R);
+	stats_obj_add(o, "sessions.refused", &in->stats.sessions_refused, R);
+	stats_obj_add(o, "tls.established", &in->stats.tls_established, R);
+	stats_obj_add(o, "tls.failed", &in->stats.tls_failed, R);
+	stats_obj_add(o, "tls.timeout", &in->stats.tls_timeout, R);
+	stats_obj_add(o, "tls.aborted", &in->stats.tls_aborted, R);
+	stats_obj_add(o, "read.errors", &in->stats.read_errors, R);
+	stats_obj_add(o, "framing.truncated", &in->fstats.truncated, R);
+	stats_obj_add(o, "framing.errors", &in->fstats.framing_errors, R);
+	stats_obj_add(o, "discarded.nomem", &in->fstats.discarded_nomem, R);
+}
+
 static enum sl_rc imtcp_in_start(void *arg)
 {
 	struct imtcp_input *in = arg;
@@ -882,6 +907,7 @@ static enum sl_rc imtcp_in_start(void *arg)
 			return SL_ERR_IO;
 	}
 	write_port_file(in);
+	imtcp_stats_register(in);
 	return SL_OK;
 }
 
@@ -929,6 +955,7 @@ static void *worker_run(void *arg)
 	batch_flush(w);
 	while (w->sessions)
 		sess_close(w, w->sessions);
+	msg_alloc_fini(&w->alloc);
 	return NULL;
 }
 
@@ -992,6 +1019,7 @@ static void imtcp_in_destroy(void *arg)
 	struct imtcp_input *in = arg;
 	if (in == NULL)
 		return;
+	stats_obj_destroy(in->stats_obj);
 	for (int k = 0; k < in->n_workers; k++) {
 		struct imtcp_worker *w = &in->workers[k];
 		while (w->sessions) /* only if in_run never ran */

@@ -156,6 +156,7 @@ struct imudp_thread {
 	struct iovec *iovs;
 	struct sockaddr_storage *addrs;
 	struct msg **batch;
+	struct msg_alloc alloc;         /* messages are carved from blocks */
 	struct cache_slot cache[IMUDP_CACHE];
 };
 
@@ -345,8 +346,8 @@ static void read_sock(struct imudp_thread *t, int si)
 			}
 			struct msg_origin *o = origin_for(t, si, (struct sockaddr *)&t->addrs[i],
 							  t->hdrs[i].msg_hdr.msg_namelen);
-			struct msg *m = o ? msg_create(t->bufs + (size_t)i * in->bufsize, len, o,
-						       &st, now.tv_sec) : NULL;
+			struct msg *m = o ? msg_create_a(&t->alloc, t->bufs + (size_t)i * in->bufsize,
+							 len, o, &st, now.tv_sec) : NULL;
 			if (SL_UNLIKELY(m == NULL)) {
 				atomic_fetch_add_explicit(&in->stats.discarded_nomem, 1,
 							  memory_order_relaxed);
@@ -395,6 +396,7 @@ static void *receiver(void *arg)
 				read_sock(t, si);
 		}
 	}
+	msg_alloc_fini(&t->alloc);
 	return NULL;
 }
 

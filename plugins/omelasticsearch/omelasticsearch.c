@@ -21,13 +21,14 @@
  *                             retryruleset with $.omes;
  *   400/413 for a whole       the request is split in halves until the
  *   request of several items  culprit is alone, which then fails for good.
- * Items not yet answered stay in the worker, in order; when the commit
- * returns ACT_SUSPENDED the core waits (action.resumeInterval), calls
- * try_resume (health check) and tx_commit again, which resends exactly
- * the items still pending. A 409 for a create that was re-sent after an
- * unanswered request counts as a duplicate (it was indexed before), not
- * as a failure. Items still unanswered when the worker is destroyed (the
- * daemon stops while no server answers) go to errorfile, counted.
+ * The module commits with tx_commit_items (module.h): each message's slot
+ * says OK (indexed), FAILED (refused for good, counted by the core too)
+ * or SUSPENDED (no answer for it yet). The core keeps the SUSPENDED ones,
+ * waits (action.resumeInterval), calls try_resume (a health check of the
+ * servers) and adds exactly those again in a new transaction, so a message
+ * leaves the action only when Elasticsearch has answered for it. A 409 for
+ * a create that was handed back unanswered and added again counts as a
+ * duplicate (the unanswered request had created it), not as a failure.
  *
  * Threading: see module.h — tx_* calls of one worker come from one thread;
  * several workers of an action run in parallel, each with its own curl
@@ -331,6 +332,7 @@ static enum sl_rc omes_act_start(void *p)
 {
 	struct omes_act *a = p;
 	const struct omes_cfg *c = a->cfg;
+	a->started = true;
 	if (c->errorfile) {
 		a->err_fd = open(c->errorfile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
 		if (a->err_fd < 0) {
@@ -354,16 +356,14 @@ static enum sl_rc omes_act_start(void *p)
 	return SL_OK;
 }
 
-static void omes_act_destroy(void *p)
+/* The closing line with the action's counters. */
+static void omes_log_stats(struct omes_act *a)
 {
-	struct omes_act *a = p;
-	if (!a)
-		return;
 	struct omes_stats *s = &a->st;
 	uint64_t failed = atomic_load(&s->failed_bad_request) + atomic_load(&s->failed_conflict) +
-			  atomic_load(&s->failed_other) + atomic_load(&s->failed_unacked);
+			  atomic_load(&s->failed_other);
 	sl_info("omelasticsearch %s: submitted=%llu indexed=%llu duplicates=%llu failed=%llu "
-		"(bad_request=%llu conflict=%llu other=%llu unacknowledged=%llu) retried=%llu "
+		"(bad_request=%llu conflict=%llu other=%llu) retried=%llu "
 		"resubmitted=%llu requests=%llu http_errors=%llu connection_errors=%llu",
 		a->name, (unsigned long long)atomic_load(&s->submitted),
 		(unsigned long long)atomic_load(&s->indexed),
@@ -371,12 +371,20 @@ static void omes_act_destroy(void *p)
 		(unsigned long long)atomic_load(&s->failed_bad_request),
 		(unsigned long long)atomic_load(&s->failed_conflict),
 		(unsigned long long)atomic_load(&s->failed_other),
-		(unsigned long long)atomic_load(&s->failed_unacked),
 		(unsigned long long)atomic_load(&s->retried),
 		(unsigned long long)atomic_load(&s->resubmitted),
 		(unsigned long long)atomic_load(&s->requests),
 		(unsigned long long)atomic_load(&s->http_errors),
 		(unsigned long long)atomic_load(&s->conn_errors));
+}
+
+static void omes_act_destroy(void *p)
+{
+	struct omes_act *a = p;
+	if (!a)
+		return;
+	if (a->started)
+		omes_log_stats(a);
 	if (a->err_fd >= 0)
 		close(a->err_fd);
 	msg_origin_release(a->retry_origin);
@@ -504,8 +512,6 @@ static void item_failed(struct omes_wrk *w, const struct omes_item *it, struct f
 		atomic_fetch_add(&a->st.failed_conflict, 1);
 	else if (status == 400)
 		atomic_fetch_add(&a->st.failed_bad_request, 1);
-	else if (status == 0)
-		atomic_fetch_add(&a->st.failed_unacked, 1);
 	else
 		atomic_fetch_add(&a->st.failed_other, 1);
 
@@ -554,7 +560,7 @@ static void item_failed(struct omes_wrk *w, const struct omes_item *it, struct f
 	} else {
 		sl_warn("omelasticsearch %s: document refused (status %ld): %s", a->name, status, reason);
 	}
-	if (a->cfg->retryfailures && status != 0)
+	if (a->cfg->retryfailures)
 		resubmit(a, doc, doclen, reply, status);
 	sbuf_free(&rb);
 }

@@ -71,7 +71,6 @@ struct omes_stats {
 	atomic_uint_fast64_t failed_bad_request; /* 400 per item (mapping / parsing) */
 	atomic_uint_fast64_t failed_conflict;  /* 409 per item */
 	atomic_uint_fast64_t failed_other;     /* other 4xx per item, or 4xx for a one-item request */
-	atomic_uint_fast64_t failed_unacked;   /* never answered: daemon stopped while unreachable */
 	atomic_uint_fast64_t retried;          /* item sends repeated (429/5xx/408/connection) */
 	atomic_uint_fast64_t resubmitted;      /* retryfailures: handed to retryruleset */
 	atomic_uint_fast64_t requests;         /* HTTP requests to _bulk */
@@ -84,6 +83,7 @@ enum omes_op { OMES_OP_INDEX, OMES_OP_CREATE };
 struct omes_act {
 	struct omes_cfg *cfg;
 	char *name;                 /* the action's name, for log lines */
+	bool started;               /* act_start ran (not a config check) */
 	char **servers;             /* base URLs, each ending in '/' */
 	int n_servers;
 	atomic_uint next_server;    /* round-robin start for new workers */

@@ -386,7 +386,15 @@ static void *omfile_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 			  "negative");
 		errs++;
 	}
-	struct cry_ctx *cry = c->cry_provider ? cry_ctx_create(c, o, &errs) : NULL;
+	if (c->cry_provider && c->zip_level > 0) {
+		/* the encryption format drops every NUL byte as padding, so
+		 * binary (compressed) data cannot be carried */
+		cfg_error(pos_of(o, "ziplevel"), "omfile: zipLevel cannot be combined with "
+			  "cry.provider (the encrypted format pads with NUL bytes and cannot hold "
+			  "compressed data)");
+		errs++;
+	}
+	struct cry_ctx *cry = c->cry_provider && !errs ? cry_ctx_create(c, o, &errs) : NULL;
 	if (m) { /* module() defaults for what the action does not set */
 		if (!given(o, "filecreatemode"))
 			c->file_mode = m->file_mode;

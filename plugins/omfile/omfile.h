@@ -122,7 +122,7 @@ struct cry_ctx *cry_ctx_create(const struct omfile_cfg *c, struct cfg_obj *o, in
 void cry_ctx_destroy(struct cry_ctx *ctx);
 /* A new encryption block for file `name` (whose current size is `offset`):
  * writes FILETYPE (new encinfo) and IV records to NAME.encinfo. */
-struct cry_file *cry_file_open(struct cry_ctx *ctx, const char *name);
+struct cry_file *cry_file_open(struct cry_ctx *ctx, const char *name, off_t offset);
 /* Encrypt `len` bytes in place after padding them with NULs to the block
  * length (sb must have room; it is grown as needed). */
 bool cry_encrypt(struct cry_file *cf, struct sbuf *sb, size_t from);

@@ -12,7 +12,9 @@
  *                  "IV:<hex>" when it starts and "END:<offset>" (decimal
  *                  byte offset in FILE where the block ends) when the file
  *                  is closed. A block without END (crash) runs to the end
- *                  of FILE.
+ *                  of FILE; when the file is opened again after a crash,
+ *                  the dangling block is first closed with END at the
+ *                  file's size.
  *
  * Decryption decrypts each block with the key and its IV and drops the NUL
  * padding bytes (so log data must not contain NULs, as with rsyslog).
@@ -184,7 +186,32 @@ static bool ei_write(struct cry_file *cf, const char *rec, size_t len)
 	return write(cf->ei_fd, rec, len) == (ssize_t)len;
 }
 
-struct cry_file *cry_file_open(struct cry_ctx *ctx, const char *name)
+/* A block left open by a crash (its last record is an IV) is closed with
+ * END at the current size of the log file, so readers know where the new
+ * block starts. */
+static bool ei_close_dangling(struct cry_file *cf, off_t offset)
+{
+	char tail[256];
+	off_t sz = lseek(cf->ei_fd, 0, SEEK_END);
+	if (sz <= 0)
+		return true;
+	off_t from = sz > (off_t)sizeof(tail) - 1 ? sz - (off_t)sizeof(tail) + 1 : 0;
+	ssize_t n = pread(cf->ei_fd, tail, (size_t)(sz - from), from);
+	if (n <= 0)
+		return true;
+	tail[n] = '\0';
+	if (tail[n - 1] == '\n')
+		tail[--n] = '\0';
+	const char *last = strrchr(tail, '\n');
+	last = last ? last + 1 : tail;
+	if (strncmp(last, "IV:", 3) != 0)
+		return true;
+	char rec[40];
+	int k = snprintf(rec, sizeof(rec), "END:%lld\n", (long long)offset);
+	return ei_write(cf, rec, (size_t)k);
+}
+
+struct cry_file *cry_file_open(struct cry_ctx *ctx, const char *name, off_t offset)
 {
 	struct cry_file *cf = calloc(1, sizeof(*cf));
 	unsigned char iv[64];
@@ -205,7 +232,9 @@ struct cry_file *cry_file_open(struct cry_ctx *ctx, const char *name)
 	gcry_create_nonce(iv, ctx->blklen);
 	if (gcry_cipher_setiv(cf->hd, iv, ctx->blklen))
 		goto fail;
-	cf->ei_fd = open(cf->ei_name, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
+	cf->ei_fd = open(cf->ei_name, O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY);
+	if (cf->ei_fd >= 0 && !ei_close_dangling(cf, offset))
+		goto fail;
 	if (cf->ei_fd < 0) {
 		cf->ei_fd = open(cf->ei_name, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
 		if (cf->ei_fd < 0 || !ei_write(cf, FILETYPE_REC, sizeof(FILETYPE_REC) - 1))
@@ -273,7 +302,32 @@ struct cry_ctx *cry_ctx_create(const struct omfile_cfg *c, struct cfg_obj *o, in
 	return NULL;
 }
 void cry_ctx_destroy(struct cry_ctx *ctx) { (void)ctx; }
-struct cry_file *cry_file_open(struct cry_ctx *ctx, const char *name)
+/* A block left open by a crash (its last record is an IV) is closed with
+ * END at the current size of the log file, so readers know where the new
+ * block starts. */
+static bool ei_close_dangling(struct cry_file *cf, off_t offset)
+{
+	char tail[256];
+	off_t sz = lseek(cf->ei_fd, 0, SEEK_END);
+	if (sz <= 0)
+		return true;
+	off_t from = sz > (off_t)sizeof(tail) - 1 ? sz - (off_t)sizeof(tail) + 1 : 0;
+	ssize_t n = pread(cf->ei_fd, tail, (size_t)(sz - from), from);
+	if (n <= 0)
+		return true;
+	tail[n] = '\0';
+	if (tail[n - 1] == '\n')
+		tail[--n] = '\0';
+	const char *last = strrchr(tail, '\n');
+	last = last ? last + 1 : tail;
+	if (strncmp(last, "IV:", 3) != 0)
+		return true;
+	char rec[40];
+	int k = snprintf(rec, sizeof(rec), "END:%lld\n", (long long)offset);
+	return ei_write(cf, rec, (size_t)k);
+}
+
+struct cry_file *cry_file_open(struct cry_ctx *ctx, const char *name, off_t offset)
 {
 	(void)ctx;
 	(void)name;

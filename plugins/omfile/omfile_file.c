@@ -117,7 +117,7 @@ int ofile_open(struct omfile_act *a, struct ofile *f)
 	struct stat st;
 	f->size = fstat(fd, &st) == 0 ? st.st_size : 0;
 	if (a->cry) {
-		f->cry = cry_file_open(a->cry, name);
+		f->cry = cry_file_open(a->cry, name, f->size);
 		if (!f->cry) {
 			close(fd);
 			errno = EIO;

@@ -24,6 +24,10 @@
  * a connection loss may arrive twice, none that were accepted is lost
  * unless more than the window was in flight. UDP is fire-and-forget.
  *
+ * TLS (StreamDriver="gtls" / StreamDriverMode="1") goes through the
+ * netstream layer (runtime/netstrm.h) with rsyslog's auth modes (anon,
+ * x509/certvalid, x509/name, x509/fingerprint).
+ *
  * Threading: one struct fwd_wrk per worker thread of the action, used only
  * by that thread (tx_*, try_resume); each worker has its own connection, as
  * rsyslog's omfwd. The action instance is read-only after act_create.
@@ -36,6 +40,7 @@
 #include "sbuf.h"
 #include "glbl.h"
 #include "net.h"
+#include "netstrm.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -155,12 +160,14 @@ struct fwd_act {
 	char delim;
 	enum fwd_comp comp;
 	const char *label;            /* first target, for logs */
+	struct netstrm_ctx *tls;      /* StreamDriverMode 1: TLS credentials */
 	atomic_llong last_err_log;
 };
 
 struct fwd_wrk {
 	struct fwd_act *a;
 	int fd;                       /* TCP connection or UDP socket; -1 = none */
+	struct netstrm *ns;           /* TLS: the stream owning fd */
 	int cur;                      /* target index connected to */
 	struct addrinfo *udp_ai;      /* UDP: resolved target */
 	struct sbuf pend;             /* framed messages not yet written */
@@ -266,11 +273,37 @@ static void *fwd_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 		cfg_error(pos_of(o, "compression.mode"), "omfwd: stream compression needs protocol=\"tcp\"");
 		errs++;
 	}
-	if ((c->strm_driver && strcasecmp(c->strm_driver, "ptcp")) || c->strm_mode != 0) {
-		/* TODO(#6): TLS through the netstream layer (runtime/netstrm.h). */
-		cfg_error(pos_of(o, c->strm_driver ? "streamdriver" : "streamdrivermode"),
-			  "omfwd: TLS (StreamDriver \"gtls\" / StreamDriverMode 1) is not available in "
-			  "this build of sluice yet");
+	bool gtls = c->strm_driver && !strcasecmp(c->strm_driver, "gtls");
+	if (c->strm_driver && !gtls && strcasecmp(c->strm_driver, "ptcp")) {
+		cfg_error(pos_of(o, "streamdriver"), "omfwd: StreamDriver '%s' is not known; use "
+			  "\"ptcp\" or \"gtls\"", c->strm_driver);
+		errs++;
+	} else if (c->strm_mode == 1 || (gtls && c->strm_mode != 0)) {
+		struct netstrm_cfg nc = { .mode = 1, .driver = "gtls" };
+		char err[512];
+		if (!a->tcp) {
+			cfg_error(pos_of(o, "streamdrivermode"), "omfwd: TLS needs protocol=\"tcp\"");
+			errs++;
+		} else if (!netstrm_auth_parse(c->strm_authmode, &nc.auth)) {
+			cfg_error(pos_of(o, "streamdriverauthmode"), "omfwd: StreamDriverAuthMode '%s' "
+				  "is not known", c->strm_authmode);
+			errs++;
+		} else {
+			nc.cafile = c->strm_cafile ? c->strm_cafile : glbl.default_netstream_ca_file;
+			nc.certfile = c->strm_certfile ? c->strm_certfile : glbl.default_netstream_cert_file;
+			nc.keyfile = c->strm_keyfile ? c->strm_keyfile : glbl.default_netstream_key_file;
+			nc.permitted = (const char *const *)c->strm_peers.v;
+			nc.n_permitted = c->strm_peers.n;
+			nc.priority = c->gnutls_prio;
+			nc.who = a->label ? a->label : "omfwd";
+			a->tls = netstrm_ctx_create(&nc, false, err, sizeof(err));
+			if (!a->tls) {
+				cfg_error(&o->pos, "omfwd: TLS setup failed: %s", err);
+				errs++;
+			}
+		}
+	} else if (c->strm_mode != 0) {
+		cfg_error(pos_of(o, "streamdrivermode"), "omfwd: StreamDriverMode must be 0 or 1");
 		errs++;
 	}
 	if (c->netns) {
@@ -284,6 +317,7 @@ static void *fwd_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 	}
 	if (errs) {
 		*n_errors += errs;
+		netstrm_ctx_destroy(a->tls);
 		param_free(&fwd_table, c);
 		free(a);
 		return NULL;
@@ -302,6 +336,7 @@ static void fwd_act_destroy(void *act)
 	struct fwd_act *a = act;
 	if (!a)
 		return;
+	netstrm_ctx_destroy(a->tls);
 	param_free(&fwd_table, a->cfg);
 	free(a);
 }
@@ -310,8 +345,11 @@ static void fwd_act_destroy(void *act)
 
 static void conn_close(struct fwd_wrk *w)
 {
-	if (w->fd >= 0)
+	if (w->ns)
+		netstrm_close(w->ns); /* closes fd */
+	else if (w->fd >= 0)
 		close(w->fd);
+	w->ns = NULL;
 	w->fd = -1;
 	if (w->zinit) {
 		deflateEnd(&w->zs);
@@ -435,7 +473,22 @@ static bool ensure_conn(struct fwd_wrk *w)
 		return true;
 	for (int i = 0; i < a->cfg->target.n; i++) {
 		const char *t = a->cfg->target.v[i];
-		w->fd = a->tcp ? tcp_connect(a, t) : udp_open(w, t);
+		if (a->tls) {
+			char err[512];
+			w->ns = netstrm_connect(a->tls, t, a->cfg->port, (int)a->cfg->conn_timeout * 1000,
+						err, sizeof(err));
+			if (!w->ns) {
+				log_err_limited(a, "omfwd: TLS connection to %s:%s failed: %s", t,
+						a->cfg->port, err);
+				continue;
+			}
+			w->fd = netstrm_fd(w->ns);
+			if (a->cfg->keepalive)
+				net_set_keepalive(w->fd, (int)a->cfg->ka_probes, (int)a->cfg->ka_time,
+						  (int)a->cfg->ka_intvl);
+		} else {
+			w->fd = a->tcp ? tcp_connect(a, t) : udp_open(w, t);
+		}
 		if (w->fd >= 0) {
 			if (i != w->cur)
 				sl_info("omfwd: %s: now sending to %s:%s (target %d of %d)", a->label,
@@ -456,6 +509,18 @@ static size_t send_raw(struct fwd_wrk *w, const char *buf, size_t len, bool *ok)
 	size_t done = 0;
 	int stuck = 0;
 	*ok = true;
+	if (w->ns) {
+		/* TLS: all or nothing (on failure what reached the peer is
+		 * unknown; it is all sent again: at-least-once) */
+		if (len && netstrm_send_all(w->ns, buf, len) != 0) {
+			log_err_limited(w->a, "omfwd: TLS send to %s failed: %s",
+					w->a->cfg->target.v[w->cur], netstrm_error(w->ns));
+			errno = EIO;
+			*ok = false;
+			return 0;
+		}
+		return len;
+	}
 	while (done < len) {
 		ssize_t n = send(w->fd, buf + done, len - done, MSG_NOSIGNAL);
 		if (n > 0) {

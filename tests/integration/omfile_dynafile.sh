@@ -56,7 +56,7 @@ for f in files:
     if len(lines) != per:
         bad.append("%s: expected %d lines, got %d" % (f, per, len(lines)))
     for l in lines:
-        m = re.match(r"(\S+) msgnum:(\d{8}):$", l)
+        m = re.match(r"(\S+) +msgnum:(\d{8}):$", l)
         if not m or m.group(1) != host:
             bad.append("%s: line of another host or mangled: %r" % (f, l))
             continue
