@@ -36,6 +36,7 @@ struct mmjp_cfg {
 	char *mode;
 	int64_t max_scan_bytes;
 	bool allow_trailing;
+	bool allow_forward;
 };
 
 static const struct param_desc mmjp_params[] = {
@@ -49,8 +50,13 @@ static const struct param_desc mmjp_params[] = {
 	  "cookie (message starts with the cookie) or find-json (first JSON object anywhere)" },
 	{ "max_scan_bytes", PARAM_INT, "65536", 0, offsetof(struct mmjp_cfg, max_scan_bytes),
 	  "find-json: how far to look for the start of a JSON object" },
+	{ "max_scan_length", PARAM_INT, "65536", 0, offsetof(struct mmjp_cfg, max_scan_bytes),
+	  "another name of max_scan_bytes" },
 	{ "allow_trailing", PARAM_BINARY, "on", 0, offsetof(struct mmjp_cfg, allow_trailing),
 	  "find-json: text after the JSON object is allowed" },
+	{ "allow_forward_json_characters", PARAM_BINARY, "on", 0,
+	  offsetof(struct mmjp_cfg, allow_forward),
+	  "find-json: text before the JSON object is allowed (off: only white space)" },
 };
 static const struct param_table mmjp_table = PARAM_TABLE(mmjp_params, struct mmjp_cfg);
 
@@ -209,6 +215,8 @@ static enum act_result mmjp_tx_add(void *wp, struct msg *m, const char *rendered
 	} else {
 		size_t scan = len < (size_t)a->cfg->max_scan_bytes ? len : (size_t)a->cfg->max_scan_bytes;
 		const char *b = memchr(p, '{', scan);
+		if (b && b != p && !a->cfg->allow_forward)
+			b = NULL; /* leading white space is already skipped */
 		while (b && !obj) {
 			size_t rest = len - (size_t)(b - p);
 			size_t ext = object_extent(b, rest);
