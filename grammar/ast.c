@@ -217,6 +217,12 @@ static int lookup_num(const char *s, size_t l, int max)
 
 enum { SEV_ALL = 100, SEV_NONE = 101 };
 
+/* As rsyslog 8.2302's DecodePRIFilter (checked with rsyslogd, see
+ * tests/diff/configs/prifilt_negate.conf): the mask starts empty and each
+ * ';' part changes it in order, so "X.!sev" alone removes from nothing and
+ * selects nothing; "*.*;local0.!warning" is everything but local0 at
+ * warning and above; "X.!=sev" clears one bit; "X.!*" clears X;
+ * "X.!none" selects all of X. */
 bool cfg_decode_prifilt(const char *sel, uint8_t mask[25], char *err, size_t errsz)
 {
 	memset(mask, 0, 25);
@@ -289,7 +295,8 @@ bool cfg_decode_prifilt(const char *sel, uint8_t mask[25], char *err, size_t err
 			}
 			for (int i = lo; i <= hi; i++) {
 				if (sev == SEV_NONE) {
-					mask[i] = 0;
+					/* rsyslog: "!none" selects every severity */
+					mask[i] = negate ? 0xff : 0;
 				} else if (sev == SEV_ALL) {
 					mask[i] = negate ? 0 : 0xff;
 				} else if (single) {

@@ -200,6 +200,10 @@ conf:	  %empty
 	| conf obj			{ add_obj($2); }
 	| conf stmt			{ add_top_stmt($2); }
 	| conf LEGACY_RULESET		{ legacy_ruleset($2.s, $2.seq, &@2); }
+	/* Error recovery: after a syntax error, tokens are dropped (silently)
+	 * until a top-level object or statement can start again, so that one
+	 * -N1 run reports the errors of several objects/statements. */
+	| conf error
 	;
 
 include:  BEGIN_INCLUDE nvlst ENDOBJ	{ cfg_do_include($2, &@1); cfg_param_free($2); $$ = NULL; }

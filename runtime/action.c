@@ -69,54 +69,19 @@ static const char *module_default_template(const struct module *mod)
 struct action *action_first(void) { return actions; }
 int action_count(void) { return n_actions; }
 
-/* Add a synthetic parameter to an object (used to turn legacy action
- * lines into the same parameters as action()). */
-static void obj_add_param(struct cfg_obj *o, const char *name, const char *value)
-{
-	struct cfg_param *p = sl_xcalloc(1, sizeof(*p));
-	p->name = sl_xstrdup(name);
-	p->val.str = sl_xstrdup(value);
-	p->pos = o->pos;
-	p->next = o->params;
-	o->params = p;
-}
-
-/* Legacy action text: "/path", "-/path", "/path;Template", "~".
- * Rewrites `o` into the parameters of the corresponding action(). */
+/* A legacy action line that is still one here: runtime/legacy.c
+ * (legacy_action_to_params) turns every legacy action into action()
+ * parameters except the discard action "~", which is all that arrives
+ * here. Its deprecation warning is given once, by the grammar. */
 static const char *legacy_action_module(struct cfg_obj *o, const char *text, bool *discard)
 {
 	while (*text == ' ' || *text == '\t')
 		text++;
 	if (strcmp(text, "~") == 0) {
-		cfg_warn(&o->pos, "the legacy discard action '~' is deprecated; use 'stop' instead");
 		*discard = true;
 		return NULL;
 	}
-	if (text[0] == '/' || (text[0] == '-' && text[1] == '/')) {
-		if (text[0] == '-')
-			text++;
-		const char *semi = strchr(text, ';');
-		char *file = semi ? sl_xstrndup(text, semi - text) : sl_xstrdup(text);
-		size_t fl = strlen(file);
-		while (fl && (file[fl - 1] == ' ' || file[fl - 1] == '\t'))
-			file[--fl] = '\0';
-		obj_add_param(o, "file", file);
-		free(file);
-		if (semi) {
-			const char *t = semi + 1;
-			while (*t == ' ')
-				t++;
-			char *tpl = sl_xstrdup(t);
-			size_t tl = strlen(tpl);
-			while (tl && (tpl[tl - 1] == ' ' || tpl[tl - 1] == '\t'))
-				tpl[--tl] = '\0';
-			obj_add_param(o, "template", tpl);
-			free(tpl);
-		}
-		return "omfile";
-	}
-	/* TODO(#6): @host, @@host, :omusrmsg:, |pipe and user lists. */
-	cfg_error(&o->pos, "legacy action '%s' is not supported yet", text);
+	cfg_error(&o->pos, "legacy action '%s' is not supported", text);
 	return NULL;
 }
 
@@ -291,6 +256,9 @@ struct action *action_create(struct cfg_obj *o, int *n_errors)
 		goto fail_counted;
 	}
 done:
+	if (a->exec_only_when_prev_suspended && actions_last && !actions_last->discard &&
+	    !actions_last->failover)
+		actions_last->failover = a;
 	a->id = n_actions++;
 	if (!a->discard) {
 		char sn[256];
@@ -576,7 +544,7 @@ static struct act_wrk *open_tx(struct action *a, struct worker *w)
 			a->mod->output->tx_begin(aw->mod_wrk);
 		aw->in_tx = true;
 		aw->tx_n = 0;
-		w->open_tx[w->n_open++] = a;
+		worker_open_tx(w, a);
 	}
 	return aw;
 }
@@ -614,6 +582,22 @@ static bool exec_direct(struct action *a, struct msg *m, struct worker *w)
 	if (w->requeue)
 		return false; /* the batch is being handed back (stop) */
 	struct act_wrk *aw = open_tx(a, w);
+	if (SL_UNLIKELY(atomic_load_explicit(&a->is_suspended, memory_order_relaxed)) &&
+	    a->resume_retry_count >= 0) {
+		/* suspended after its retries were used up: until the next try
+		 * time the module is not called (as rsyslog); the message fails
+		 * at once, and a fail-over action takes it */
+		enum resume_res rr = handle_suspension(a, aw);
+		if (rr == RES_ABORT) {
+			w->requeue = true;
+			return false;
+		}
+		if (rr == RES_GIVE_UP) {
+			write_error_file(a, m, "suspended", "destination down and "
+					 "action.resumeRetryCount used up", w);
+			return false;
+		}
+	}
 	sbuf_reset(&w->render);
 	if (a->mod->flags & MOD_FLAG_MSG_MODIFIER) {
 		/* mmjsonparse & co. change the message itself: nothing to render */
@@ -657,9 +641,10 @@ static bool exec_direct(struct action *a, struct msg *m, struct worker *w)
 	}
 }
 
+static bool exec_one(struct action *a, struct msg *m, struct worker *w);
+
 void action_exec(struct action *a, struct msg *m, struct exec_ctx *ctx)
 {
-	struct worker *w = ctx->wrk;
 	if (a->exec_only_when_prev_suspended && !ctx->prev_action_suspended)
 		return;
 	if (a->discard) {
@@ -667,6 +652,24 @@ void action_exec(struct action *a, struct msg *m, struct exec_ctx *ctx)
 		return;
 	}
 	stats_tl_handed++; /* the loss ledger (stats.h) */
+	ctx->prev_action_suspended = exec_one(a, m, ctx->wrk);
+}
+
+/* Messages an action gave up on at commit (after the ruleset ran for
+ * them): its fail-over chain takes them now, as it would have if the
+ * failure had shown when the message was added. */
+static void failover_handover(struct action *a, struct msg *m, struct worker *w)
+{
+	for (struct action *b = a->failover; b && !w->requeue; b = b->failover)
+		if (!exec_one(b, m, w))
+			break; /* taken */
+}
+
+/* Run one message through an action (a queue of its own: collect it for
+ * that queue). Returns true when the action counts as suspended for a
+ * fail-over chain. */
+static bool exec_one(struct action *a, struct msg *m, struct worker *w)
+{
 	if (a->queue) {
 		struct act_wrk *aw = worker_act(w, a->id);
 		/* Collect per worker; handed to the action queue in one batch at
@@ -674,7 +677,7 @@ void action_exec(struct action *a, struct msg *m, struct exec_ctx *ctx)
 		if (!aw->in_tx) {
 			aw->in_tx = true;
 			aw->collecting = true;
-			w->open_tx[w->n_open++] = a;
+			worker_open_tx(w, a);
 		}
 		if (aw->pend_n == aw->pend_cap) {
 			int nc = aw->pend_cap ? aw->pend_cap * 2 : 256;
@@ -682,7 +685,7 @@ void action_exec(struct action *a, struct msg *m, struct exec_ctx *ctx)
 			if (!np) {
 				atomic_fetch_add(&a->stats.failed, 1);
 				sl_err("action %s: out of memory; message lost", a->name);
-				return;
+				return false;
 			}
 			aw->pend = np;
 			aw->pend_cap = nc;
@@ -690,11 +693,9 @@ void action_exec(struct action *a, struct msg *m, struct exec_ctx *ctx)
 		aw->pend[aw->pend_n++] = msg_ref(m);
 		/* an action with a queue of its own counts as suspended for a
 		 * fail-over chain while its destination is down */
-		ctx->prev_action_suspended = atomic_load_explicit(&a->is_suspended,
-								  memory_order_relaxed);
-		return;
+		return atomic_load_explicit(&a->is_suspended, memory_order_relaxed);
 	}
-	ctx->prev_action_suspended = !exec_direct(a, m, w);
+	return !exec_direct(a, m, w);
 }
 
 /* Per-message commit (tx_commit_items): suspended items are added again
@@ -737,9 +738,11 @@ static void commit_items(struct action *a, struct act_wrk *aw, struct worker *w)
 		enum resume_res rr = handle_suspension(a, aw);
 		if (rr != RES_RESUMED) {
 			for (int i = 0; i < aw->tx_n; i++) {
-				if (rr == RES_GIVE_UP)
+				if (rr == RES_GIVE_UP) {
 					write_error_file(a, aw->tx_msgs[i], "suspended", "destination down "
 							 "and action.resumeRetryCount used up", w);
+					failover_handover(a, aw->tx_msgs[i], w);
+				}
 			}
 			if (rr == RES_ABORT)
 				w->requeue = true;
@@ -834,9 +837,11 @@ void action_commit(struct action *a, struct worker *w)
 		if (rr == RES_ABORT) {
 			w->requeue = true;
 		} else {
-			for (int i = 0; i < aw->tx_n; i++)
+			for (int i = 0; i < aw->tx_n; i++) {
 				write_error_file(a, aw->tx_msgs[i], "suspended", "destination down and "
 						 "action.resumeRetryCount used up", w);
+				failover_handover(a, aw->tx_msgs[i], w);
+			}
 		}
 		break;
 	}

@@ -60,6 +60,11 @@ struct action {
 	struct queue_cfg qcfg;
 	struct action_stats stats;
 	struct stats_obj *stats_obj; /* the statistics registry's entry (stats.h) */
+	/* the action after this one in the configuration when that one has
+	 * action.execOnlyWhenPreviousIsSuspended: it also gets the messages
+	 * this action accepted into a transaction that then failed for good
+	 * (buffered outputs fail at commit, after the chain has run) */
+	struct action *failover;
 	struct action *next;
 };
 

@@ -11,10 +11,12 @@
 #include "ast.h"
 #include "glbl.h"
 #include "legacy.h"
+#include "parser.h"
 #include "log.h"
 #include "module.h"
 #include "ruleset.h"
 #include "script.h"
+#include "sdnotify.h"
 #include "template.h"
 #include "lookup.h"
 
@@ -465,10 +467,7 @@ enum sl_rc conf_load(const char *path, bool check_only)
 				n_errors++;
 			break;
 		case CFG_OBJ_PARSER:
-			/* TODO(#3): parser() instances and custom parser chains. */
-			cfg_warn(&o->pos, "parser() is not supported yet and is ignored (issue #3)");
-			for (struct cfg_param *p = o->params; p; p = p->next)
-				p->used = true;
+			parser_create_from_obj(o, &n_errors);
 			break;
 		default:
 			break;
@@ -515,7 +514,16 @@ enum sl_rc conf_load(const char *path, bool check_only)
 			else if (!strncmp(p->name, "queue.", 6))
 				has_q = true;
 			else if (!strcmp(p->name, "parser")) {
-				p->used = true; /* TODO(#3): custom parser chains */
+				/* the ruleset's parser chain, in this order */
+				p->used = true;
+				if (p->val.is_array) {
+					for (int i = 0; i < p->val.n_arr; i++)
+						if (!parser_chain_add(&rs->parsers, p->val.arr[i], &p->pos))
+							n_errors++;
+				} else if (!parser_chain_add(&rs->parsers, p->val.str ? p->val.str : "",
+							     &p->pos)) {
+					n_errors++;
+				}
 			}
 		}
 		if (has_q) {
@@ -618,6 +626,7 @@ enum sl_rc conf_start(void)
 		}
 		ii->running = true;
 	}
+	sl_set_ready(true); /* /readyz, READY=1 (sdnotify.h) */
 	return SL_OK;
 }
 
@@ -664,6 +673,7 @@ void conf_destroy(void)
 	queue_destroy(main_queue);
 	main_queue = NULL;
 	ruleset_destroy_all();
+	parser_destroy_all();
 	action_destroy_all();
 	while (mods) {
 		struct mod_inst *mi = mods;

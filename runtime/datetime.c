@@ -270,7 +270,7 @@ static int scan_month(struct scan *s)
  * detection, both off in rsyslog's default parser). `[yyyy ]Mmm [d]d
  * [yyyy ]hh:mm:ss[.frac][:]` followed by SP or the end. */
 static bool scan_3164(struct scan *s, struct syslog_time *t,
-		      const struct syslog_time *tz_like, const char **ts_end)
+		      const struct syslog_time *tz_like, const char **ts_end, bool year_after)
 {
 	int year = 0, month, day, hour, minute, second, secfrac = 0, prec = 0;
 	unsigned char c;
@@ -330,6 +330,23 @@ static bool scan_3164(struct scan *s, struct syslog_time *t,
 		secfrac = sc_int(s);
 		prec = (int)(s->p - start);
 	}
+	/* pmrfc3164 detect.YearAfterTimestamp: " yyyy" (2000..2099) */
+	if (year_after && year == 0 && s->len > 5 && sc_peek(s) == ' ') {
+		int y = 0;
+		for (int j = 1; j < 5; j++) {
+			unsigned char d = s->p + j < s->end ? (unsigned char)s->p[j] : 0;
+			if (d < '0' || d > '9')
+				break;
+			y = 10 * y + (d - '0');
+		}
+		if (s->len > 6 && (s->p + 5 < s->end ? s->p[5] : 0) != ' ')
+			y = 0;
+		if (y >= 2000 && y < 2100) {
+			year = y;
+			s->p += 5; /* the SP after the year is checked below */
+			s->len -= 5;
+		}
+	}
 	if (s->len > 0 && sc_peek(s) == ':') {
 		s->p++;
 		s->len--;
@@ -382,7 +399,7 @@ bool dt_parse_rfc3164(const char **p, size_t *len, struct syslog_time *t,
 	struct syslog_time tmp;
 	const char *ts_end;
 
-	if (!scan_3164(&s, &tmp, tz_like, &ts_end))
+	if (!scan_3164(&s, &tmp, tz_like, &ts_end, false))
 		return false;
 	*t = tmp;
 	*len -= (size_t)(ts_end - *p);
@@ -411,7 +428,22 @@ bool dt_scan_rfc3164_rs(const char **p, int *len, const char *end, struct syslog
 	struct syslog_time tmp;
 	const char *ts_end;
 
-	if (!scan_3164(&s, &tmp, tz_like, &ts_end))
+	if (!scan_3164(&s, &tmp, tz_like, &ts_end, false))
+		return false;
+	*t = tmp;
+	*p = s.p;
+	*len = s.len;
+	return true;
+}
+
+bool dt_scan_rfc3164_rs_year(const char **p, int *len, const char *end, struct syslog_time *t,
+			     const struct syslog_time *tz_like, bool detect_year_after)
+{
+	struct scan s = { *p, end, *len };
+	struct syslog_time tmp;
+	const char *ts_end;
+
+	if (!scan_3164(&s, &tmp, tz_like, &ts_end, detect_year_after))
 		return false;
 	*t = tmp;
 	*p = s.p;

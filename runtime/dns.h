@@ -2,7 +2,9 @@
  * as rsyslog resolves it, else the IP address.
  *
  * Threading: reentrant; called by input threads once per connection (TCP)
- * or once per new sender (UDP), never per message.
+ * or once per new sender (UDP), never per message. Answers (failures too)
+ * are cached per thread for 60 s (dns.c), so a connection flood from the
+ * same hosts does not wait on the resolver for each connection.
  */
 #ifndef SLUICE_DNS_H
 #define SLUICE_DNS_H

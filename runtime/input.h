@@ -16,6 +16,10 @@ struct ruleset;
 enum flow_ctl {
 	FLOW_NO_DELAY,  /* UDP and the like: never wait; discard (counted) when full */
 	FLOW_DELAY,     /* TCP, unix sockets: wait while the queue is above its full-delay mark */
+	FLOW_LIGHT_DELAY, /* imuxsock with FlowControl, imklog: above the queue's
+			   * light-delay mark, wait up to 1 s per batch (for room
+			   * below that mark), then go on; never block for good:
+			   * when the queue is full, as FLOW_NO_DELAY */
 };
 
 /* Hand `n` messages to the queue of their ruleset (each message's

@@ -14,6 +14,9 @@
  * Threading: main thread only, while the configuration loads.
  */
 #include "legacy.h"
+#include "parser.h"
+#include "ruleset.h"
+#include "input.h"
 #include "ast.h"
 #include "glbl.h"
 #include "log.h"
@@ -319,6 +322,7 @@ enum core_kind {
 	K_RESET,        /* $ResetConfigVariables */
 	K_DEFAULT_RS,   /* $DefaultRuleset */
 	K_MODDIR,       /* $ModDir */
+	K_RS_PARSER,    /* $RulesetParser */
 };
 
 struct core_dir {
@@ -379,7 +383,7 @@ static const struct core_dir core_dirs[] = {
 	{ "dropmsgswithmaliciousdnsptrrecords", K_IGNORE, NULL, PARAM_BINARY },
 	{ "allowedsender", K_WARN, "sender ACLs ($AllowedSender) are not implemented; all senders are accepted", PARAM_STRING },
 	{ "outchannel", K_ERROR, "output channels ($outchannel) are not supported; use omfile's rotation.sizeLimit", PARAM_STRING },
-	{ "rulesetparser", K_WARN, "custom parser chains are not implemented yet; the default chain is used", PARAM_WORD },
+	{ "rulesetparser", K_RS_PARSER, NULL, PARAM_WORD },
 	{ "rulesetcreatemainqueue", K_RULESET_Q, NULL, PARAM_BINARY },
 	{ "resetconfigvariables", K_RESET, NULL, PARAM_STRING },
 	{ "defaultruleset", K_DEFAULT_RS, NULL, PARAM_WORD },
@@ -511,6 +515,24 @@ static void do_core(struct cfg_obj *o, const struct core_dir *cd, int *n_errors)
 			if (!obj_find(rs, "queue.type"))
 				obj_set(rs, "queue.type", "FixedArray", &o->pos);
 		}
+		break;
+	}
+	case K_RS_PARSER: {
+		/* rsyslog's rulesetAddParser: appended to the chain of the
+		 * current ruleset (the last $RuleSet, else the default one);
+		 * the parser must be known at this line. */
+		struct cfg_obj *ro = legacy_ruleset_at(o->seq);
+		struct cfg_param *np = ro ? obj_find(ro, "name") : NULL;
+		struct ruleset *rs;
+		if (np && np->val.str) {
+			rs = ruleset_lookup(np->val.str);
+			if (!rs)
+				rs = ruleset_create(np->val.str);
+		} else {
+			rs = ruleset_default();
+		}
+		if (!parser_chain_add(&rs->parsers, v, &o->pos))
+			(*n_errors)++;
 		break;
 	}
 	case K_DEFAULT_RS:

@@ -25,7 +25,6 @@ static const struct module *const builtin_modules[] = {
 /* Modules rsyslog has that sluice will have, with the issue that brings
  * them: a config naming them gets a clear message instead of "unknown". */
 static const struct { const char *name; int issue; } planned[] = {
-	{ "impstats", 9 },
 	{ "lmnet", 5 }, { "lmnsd_gtls", 5 }, { "builtin:omfile", 0 },
 };
 

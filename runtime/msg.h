@@ -19,6 +19,7 @@
 #define SLUICE_MSG_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "datetime.h"
@@ -35,6 +36,13 @@ struct msg_origin {
 	const char *inputname;  /* owned by the input instance */
 	uint16_t fromhost_len, fromhost_ip_len, inputname_len;
 	struct ruleset *ruleset; /* ruleset the input binds to (NULL = default) */
+	/* defaultTZ of the input (imtcp/imptcp/imudp, "+hh:mm" / "-hh:mm"):
+	 * the parser gives an RFC3164 timestamp (which has no zone) this
+	 * offset instead of the local one, fields unchanged, as rsyslog's
+	 * ParseTIMESTAMP3164 does. default_tz_mode 0 = not set. Set by the
+	 * input right after msg_origin_create, before the origin is shared. */
+	char default_tz_mode;    /* 0, '+' or '-' */
+	uint8_t default_tz_hour, default_tz_minute;
 };
 
 struct msg_origin *msg_origin_create(const char *fromhost, const char *fromhost_ip,
@@ -136,6 +144,37 @@ static inline const char *msg_span_ptr(const struct msg *m, struct msg_span s)
 /* Replace the raw buffer (used when sanitising must grow it). Takes
  * ownership of `raw`, which must come from malloc. */
 void msg_set_raw(struct msg *m, char *raw, uint32_t len);
+
+/* defaultTZ (see struct msg_origin): give an RFC3164 timestamp just
+ * parsed into m->t_reported the origin's default offset, if it has one.
+ * Called by pmrfc3164 after each successful RFC3164 timestamp parse. */
+static inline void msg_apply_default_tz(struct msg *m)
+{
+	const struct msg_origin *o = m->origin;
+	if (o && o->default_tz_mode) {
+		m->t_reported.off_mode = o->default_tz_mode;
+		m->t_reported.off_hour = o->default_tz_hour;
+		m->t_reported.off_minute = o->default_tz_minute;
+	}
+}
+
+/* Parse a defaultTZ value "+hh:mm" / "-hh:mm" (hh 00..23, mm 00..59)
+ * into `o`; false (and `o` unchanged) for anything else. */
+static inline bool msg_origin_parse_default_tz(struct msg_origin *o, const char *tz)
+{
+	if (!tz || (tz[0] != '+' && tz[0] != '-'))
+		return false;
+	for (int i = 1; i <= 6; i++) /* stops at the first wrong byte, so at a NUL */
+		if (i == 3 ? tz[i] != ':' : i == 6 ? tz[i] != '\0' : (tz[i] < '0' || tz[i] > '9'))
+			return false;
+	int h = (tz[1] - '0') * 10 + (tz[2] - '0'), mi = (tz[4] - '0') * 10 + (tz[5] - '0');
+	if (h > 23 || mi > 59)
+		return false;
+	o->default_tz_mode = tz[0];
+	o->default_tz_hour = (uint8_t)h;
+	o->default_tz_minute = (uint8_t)mi;
+	return true;
+}
 
 /* Facility / severity names as rsyslog prints them. */
 extern const char *const msg_facility_names[25];

@@ -443,6 +443,31 @@ static bool outside_dequeue_window(struct queue *q)
 	return !(tm.tm_hour >= b || tm.tm_hour < e);
 }
 
+/* Direct queues run the consumer in the producer's thread, with a worker
+ * per producing thread (freed when a queue worker thread ends). */
+static __thread struct worker *direct_worker;
+
+/* Worker k > 0 works only while more than k * workerThreadMinimumMessages
+ * are waiting, as rsyslog starts its extra workers: under light load one
+ * worker keeps the messages of a connection in order. */
+static size_t worker_threshold(struct queue *q, int k)
+{
+	if (k == 0)
+		return 1;
+	int64_t per = q->cfg.worker_min_msgs;
+	if (per <= 0)
+		per = q->cfg.size / (q->n_workers ? q->n_workers : 1);
+	if (per < 1)
+		per = 1;
+	return (size_t)per * (size_t)k;
+}
+
+/* Nothing for a worker with this threshold to do now (lock held). */
+#define NO_WORK(q, thresh)                                                              \
+	(((q->count == 0 && disk_count(q) == 0) ||                                      \
+	  (q->count + disk_count(q) < (thresh) && !q->stopping)) &&                     \
+	 !(q->stopping && q->count == 0 && disk_count(q) == 0) && !q->abort)
+
 static void *worker_main(void *arg)
 {
 	struct worker_arg *wa = arg;
@@ -457,24 +482,34 @@ static void *worker_main(void *arg)
 		return NULL;
 	}
 	tls_abort = &q->abort_flag;
-	/* Worker k > 0 joins only while more than k * workerThreadMinimumMessages
-	 * are waiting, as rsyslog starts its extra workers: under light load
-	 * one worker keeps the messages of a connection in order. */
-	size_t thresh = 1;
-	if (wa_idx > 0) {
-		int64_t per = q->cfg.worker_min_msgs;
-		if (per <= 0)
-			per = q->cfg.size / (q->n_workers ? q->n_workers : 1);
-		if (per < 1)
-			per = 1;
-		thresh = (size_t)per * (size_t)wa_idx;
-	}
+	size_t thresh = worker_threshold(q, wa_idx);
+	int64_t idle_ms = q->cfg.timeout_worker_shutdown;
 	pthread_mutex_lock(&q->mtx);
 	for (;;) {
-		while (((q->count == 0 && disk_count(q) == 0) ||
-			(q->count + disk_count(q) < thresh && !q->stopping)) &&
-		       !(q->stopping && q->count == 0 && disk_count(q) == 0) && !q->abort)
-			pthread_cond_wait(&q->not_empty, &q->mtx);
+		bool idle_timeout = false;
+		if (NO_WORK(q, thresh)) {
+			/* timeoutWorkerThreadShutdown: -1 = wait for ever */
+			struct timespec ts;
+			if (idle_ms >= 0)
+				deadline_after(&ts, idle_ms);
+			while (NO_WORK(q, thresh)) {
+				if (idle_ms < 0) {
+					pthread_cond_wait(&q->not_empty, &q->mtx);
+				} else if (pthread_cond_timedwait(&q->not_empty, &q->mtx, &ts) ==
+					   ETIMEDOUT) {
+					idle_timeout = NO_WORK(q, thresh);
+					break;
+				}
+			}
+		}
+		if (idle_timeout) {
+			/* idle for timeoutWorkerThreadShutdown: end this thread;
+			 * queue_enqueue starts it again when work comes */
+			q->w_running[wa_idx] = false;
+			q->n_running--;
+			atomic_fetch_add(&q->stats.worker_idle_exits, 1);
+			break;
+		}
 		if (q->abort || (q->count == 0 && disk_count(q) == 0 && q->stopping))
 			break;
 		if (!q->stopping && outside_dequeue_window(q)) {
@@ -547,6 +582,10 @@ static void *worker_main(void *arg)
 	}
 	pthread_mutex_unlock(&q->mtx);
 	free(batch);
+	if (direct_worker) {
+		worker_destroy(direct_worker);
+		direct_worker = NULL;
+	}
 	return NULL;
 }
 
@@ -638,6 +677,50 @@ struct queue *queue_create(const char *name, const struct queue_cfg *cfg,
 	return q;
 }
 
+/* Start worker thread k (lock held); joins its earlier thread first (it
+ * has ended: it cleared w_running under the lock and needs it no more). */
+static bool start_worker(struct queue *q, int k)
+{
+	if (q->w_running[k])
+		return true;
+	if (q->w_joinable[k]) {
+		pthread_join(q->threads[k], NULL);
+		q->w_joinable[k] = false;
+	}
+	struct worker_arg *wa = sl_xmalloc(sizeof(*wa));
+	wa->q = q;
+	wa->idx = k;
+	int rc = pthread_create(&q->threads[k], NULL, worker_main, wa);
+	if (rc) {
+		sl_err("queue %s: cannot start worker thread: %s", q->name, strerror(rc));
+		free(wa);
+		return false;
+	}
+	q->w_running[k] = q->w_joinable[k] = true;
+	q->n_running++;
+	atomic_fetch_add(&q->stats.worker_starts, 1);
+	return true;
+}
+
+/* Start the workers the queue's size calls for (lock held): worker k when
+ * more than its threshold wait; all of them while draining at stop. */
+static void workers_adjust(struct queue *q)
+{
+	if (!q->w_running || q->abort)
+		return;
+	size_t have = q->count + disk_count(q);
+	if (have == 0)
+		return;
+	for (int k = 0; k < q->n_workers; k++) {
+		if (q->w_running[k])
+			continue;
+		if (!q->stopping && have < worker_threshold(q, k))
+			break;
+		if (!start_worker(q, k))
+			break;
+	}
+}
+
 enum sl_rc queue_start(struct queue *q)
 {
 	if (q->cfg.type == QUEUE_DIRECT)
@@ -654,27 +737,23 @@ enum sl_rc queue_start(struct queue *q)
 		}
 	}
 	q->n_workers = (int)q->cfg.worker_threads;
+	if (q->n_workers < 1)
+		q->n_workers = 1;
 	q->threads = sl_xcalloc(q->n_workers, sizeof(*q->threads));
 	q->workers = sl_xcalloc(q->n_workers, sizeof(*q->workers));
-	for (int i = 0; i < q->n_workers; i++) {
+	q->w_running = sl_xcalloc(q->n_workers, sizeof(*q->w_running));
+	q->w_joinable = sl_xcalloc(q->n_workers, sizeof(*q->w_joinable));
+	for (int i = 0; i < q->n_workers; i++)
 		q->workers[i] = worker_create();
-		struct worker_arg *wa = sl_xmalloc(sizeof(*wa));
-		wa->q = q;
-		wa->idx = i;
-		int rc = pthread_create(&q->threads[i], NULL, worker_main, wa);
-		if (rc) {
-			sl_err("queue %s: cannot start worker thread: %s", q->name, strerror(rc));
-			free(wa);
-			q->n_workers = i;
-			return SL_ERR_NOMEM;
-		}
-	}
-	return SL_OK;
+	/* the first worker runs from the start (it ends when idle for
+	 * timeoutWorkerThreadShutdown); the others start on demand */
+	pthread_mutex_lock(&q->mtx);
+	bool ok = start_worker(q, 0);
+	workers_adjust(q);
+	pthread_mutex_unlock(&q->mtx);
+	return ok ? SL_OK : SL_ERR_NOMEM;
 }
 
-/* Direct queues run the consumer in the producer's thread, with a worker
- * per producing thread. */
-static __thread struct worker *direct_worker;
 
 /* DA: move the memory part to disk (in order) and send what comes next
  * there too, so that the order holds across the spill and a restart.
@@ -720,6 +799,25 @@ static bool wait_room(struct queue *q, enum flow_ctl fc)
 	return pthread_cond_timedwait(&q->not_full, &q->mtx, &ts) != ETIMEDOUT;
 }
 
+/* queue.lightDelayMark (rsyslog's eFLOWCTL_LIGHT_DELAY): a FLOW_LIGHT_DELAY
+ * producer above the mark waits once, up to 1 s, for the queue to go below
+ * it, then enqueues anyway (the full-queue rules still apply). Once per
+ * batch (rsyslog: once per message). Called with the lock held. */
+static void light_delay(struct queue *q)
+{
+	if (q->stopping || q->abort || queue_thread_aborting())
+		return;
+	size_t mark = (size_t)q->cfg.light_delay_mark;
+	if (q->count + disk_count(q) < mark)
+		return;
+	atomic_fetch_add(&q->stats.light_delayed, 1);
+	struct timespec ts;
+	deadline_after(&ts, 1000);
+	while (q->count + disk_count(q) >= mark && !q->stopping && !q->abort &&
+	       pthread_cond_timedwait(&q->not_full, &q->mtx, &ts) != ETIMEDOUT)
+		;
+}
+
 /* Enqueue with the caller keeping what was not taken: returns how many
  * of msgs (a prefix) the queue took. */
 int queue_enqueue_some(struct queue *q, struct msg **msgs, int n, enum flow_ctl fc,
@@ -729,6 +827,8 @@ int queue_enqueue_some(struct queue *q, struct msg **msgs, int n, enum flow_ctl 
 	int i = 0;
 	size_t cap = (size_t)q->cfg.size;
 	pthread_mutex_lock(&q->mtx);
+	if (fc == FLOW_LIGHT_DELAY)
+		light_delay(q);
 	while (i < n) {
 		if (q->stopping || q->abort) {
 			rc = SL_ERR_SHUTDOWN;
@@ -790,8 +890,8 @@ int queue_enqueue_some(struct queue *q, struct msg **msgs, int n, enum flow_ctl 
 		pthread_cond_signal(&q->not_empty);
 	}
 	size_t cnt = q->count + disk_count(q);
-	/* lightDelayMark applies to "light delay" inputs (rsyslog: imuxsock,
-	 * imklog); input.h has no such class yet, so none is slowed here. */
+	if (SL_UNLIKELY(q->n_running < q->n_workers))
+		workers_adjust(q);
 	pthread_mutex_unlock(&q->mtx);
 	if (cnt > atomic_load(&q->stats.max_size))
 		atomic_store(&q->stats.max_size, cnt);
@@ -885,6 +985,7 @@ void queue_drain_and_stop(struct queue *q)
 		goto close_disk;
 	pthread_mutex_lock(&q->mtx);
 	q->stopping = true;
+	workers_adjust(q); /* workers that ended when idle: back for the drain */
 	pthread_cond_broadcast(&q->not_empty);
 	pthread_cond_broadcast(&q->not_full);
 	/* With a disk part, what is left is kept on disk: wait at most
@@ -915,7 +1016,11 @@ void queue_drain_and_stop(struct queue *q)
 	pthread_cond_broadcast(&q->not_full);
 	pthread_mutex_unlock(&q->mtx);
 	for (int i = 0; i < q->n_workers; i++)
-		pthread_join(q->threads[i], NULL);
+		if (q->w_joinable[i]) {
+			pthread_join(q->threads[i], NULL);
+			q->w_joinable[i] = false;
+		}
+	q->n_running = 0;
 	/* The workers' open transactions: commit them here (a suspended
 	 * action gives up at once, since the queue is aborted). */
 	atomic_bool *saved_flag = tls_abort;
@@ -958,6 +1063,8 @@ void queue_destroy(struct queue *q)
 		worker_destroy(q->workers[i]);
 	free(q->workers);
 	free(q->threads);
+	free(q->w_running);
+	free(q->w_joinable);
 	struct msg *m;
 	while (q->count && store_take(q, &m, 1) == 1)
 		msg_release(m);
@@ -992,10 +1099,12 @@ int queue_stats_format(struct queue *q, char *buf, size_t len)
 			"full=%llu discarded.full=%llu discarded.nf=%llu discarded.shutdown=%llu "
 			"discarded.disk=%llu disk.size=%llu disk.bytes=%llu disk.written=%llu "
 			"disk.read=%llu disk.full=%llu disk.corrupt=%llu disk.errors=%llu "
-			"disk.loaded=%llu disk.saved=%llu requeued=%llu spills=%llu",
+			"disk.loaded=%llu disk.saved=%llu requeued=%llu spills=%llu lightdelayed=%llu "
+			"workers=%d workers.started=%llu workers.idleexit=%llu",
 			(unsigned long long)(mem + infl) + LD(disk_size), mem, infl, LD(max_size),
 			LD(enqueued), LD(processed), LD(full), LD(discarded_full), LD(discarded_nf),
 			LD(discarded_shutdown), LD(discarded_disk), LD(disk_size), LD(disk_bytes),
 			LD(disk_written), LD(disk_read), LD(disk_full), LD(disk_corrupt),
-			LD(disk_errors), LD(loaded), LD(saved), LD(requeued), LD(spills));
+			LD(disk_errors), LD(loaded), LD(saved), LD(requeued), LD(spills),
+			LD(light_delayed), q->n_running, LD(worker_starts), LD(worker_idle_exits));
 }

@@ -99,6 +99,9 @@ struct queue_stats {
 	atomic_uint_fast64_t saved;          /* records persisted at stop (saveOnShutdown) */
 	atomic_uint_fast64_t requeued;       /* messages handed back by a consumer */
 	atomic_uint_fast64_t spills;         /* times a DA queue started spilling */
+	atomic_uint_fast64_t light_delayed;  /* FLOW_LIGHT_DELAY batches slowed at lightDelayMark */
+	atomic_uint_fast64_t worker_starts;  /* worker threads started (on demand) */
+	atomic_uint_fast64_t worker_idle_exits; /* ... ended after timeoutWorkerThreadShutdown */
 };
 
 struct queue_chunk;
@@ -130,9 +133,15 @@ struct queue {
 	bool stopping;         /* draining: no more waiting for new messages */
 	bool abort;            /* workers stop now, leaving the rest */
 	atomic_bool abort_flag; /* same, readable without the lock (retry loops) */
-	int n_workers;
+	int n_workers;         /* queue.workerThreads: the most that may run */
 	pthread_t *threads;
 	struct worker **workers;
+	/* Workers start on demand (worker k when more than
+	 * k * workerThreadMinimumMessages wait) and end after
+	 * timeoutWorkerThreadShutdown ms without work, as in rsyslog. */
+	bool *w_running;       /* thread k is working or waiting for work */
+	bool *w_joinable;      /* thread k was started and not yet joined */
+	int n_running;
 	struct queue_stats stats;
 	struct queue *next_all; /* registry for stats_dump */
 	struct stats_obj *stats_obj; /* the statistics registry's entry (stats.h) */

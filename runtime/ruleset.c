@@ -14,6 +14,8 @@
 #include "log.h"
 #include "stats.h"
 
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -54,11 +56,60 @@ struct ruleset *ruleset_default(void)
 
 struct ruleset *ruleset_first(void) { return rulesets; }
 
+/* rsyslog's MsgDup for `call` of a ruleset with its own queue: a new
+ * message with the same (sanitised) raw bytes, parsed fields, origin and
+ * times, and deep copies of $! and $. (the caller and the called ruleset
+ * run on different threads: sharing the trees would race). A copy rather
+ * than a reference for that reason; the raw bytes are copied too, which
+ * also keeps bytes the parsers place after the NUL (a TAG "-"). */
+static struct msg *msg_copy(const struct msg *m, struct ruleset *rs)
+{
+	uint32_t len = m->raw_len;
+	if (m->tag.len && m->tag.off + m->tag.len > len + 1)
+		len = m->tag.off + m->tag.len;
+	struct msg *c = msg_create(m->raw, len, m->origin, &m->t_received, m->ttgen);
+	if (!c)
+		return NULL;
+	char *raw = c->raw;
+	struct msg_block *blk = c->block;
+	size_t from = offsetof(struct msg, flags), to = offsetof(struct msg, inline_raw);
+	memcpy((char *)c + from, (const char *)m + from, to - from);
+	c->raw = raw;
+	c->raw_len = m->raw_len;
+	c->flags &= (uint16_t)~MSG_RAW_SEPARATE;
+	c->block = blk;
+	c->origin = m->origin; /* msg_create took its reference */
+	c->ruleset = rs;
+	c->json = m->json ? script_json_copy(m->json) : NULL;
+	c->localvars = m->localvars ? script_json_copy(m->localvars) : NULL;
+	return c;
+}
+
 void ruleset_exec_sync(struct ruleset *rs, struct msg *m, struct exec_ctx *ctx)
 {
-	/* TODO(#3): a called ruleset with a queue of its own gets a copy of
-	 * the message enqueued, as rsyslog does; for now it runs inline. */
-	script_exec(rs->script, m, ctx);
+	if (!rs->queue) {
+		script_exec(rs->script, m, ctx);
+		return;
+	}
+	/* rsyslog's execCall: a copy goes to the ruleset's queue (never
+	 * waiting: eFLOWCTL_NO_DELAY); its workers run it later. For the
+	 * loss ledger the copy counts as handed on, like a copy to an
+	 * action queue. */
+	struct msg *c = msg_copy(m, rs);
+	if (!c) {
+		sl_err("call %s: out of memory, message not passed on", rs->name);
+		return;
+	}
+	stats_tl_handed++;
+	queue_enqueue(rs->queue, &c, 1, FLOW_NO_DELAY);
+}
+
+static void report_no_parser(const struct msg *m)
+{
+	static atomic_int n_reported;
+	if (atomic_fetch_add_explicit(&n_reported, 1, memory_order_relaxed) < 1000)
+		sl_err("one message could not be processed by any parser, message is being "
+		       "discarded (start of raw msg: '%.60s')", m->raw);
 }
 
 void ruleset_consume(void *arg, struct msg **msgs, int n, struct worker *w)
@@ -68,8 +119,12 @@ void ruleset_consume(void *arg, struct msg **msgs, int n, struct worker *w)
 	uint64_t handed0 = stats_tl_handed, filtered = 0;
 	for (int i = 0; i < n; i++) {
 		struct msg *m = msgs[i];
-		if (!(m->flags & MSG_PARSED))
-			parser_parse(m);
+		if (!(m->flags & MSG_PARSED) && !parser_parse(m)) {
+			/* no parser of the ruleset's chain took it: rsyslog
+			 * 8.2302 says so (rate-limited) and, despite the
+			 * message's wording, still runs it, unparsed */
+			report_no_parser(m);
+		}
 		struct ruleset *rs = m->ruleset ? m->ruleset : dflt;
 		w->ctx.stopped = false;
 		w->ctx.prev_action_suspended = false;
@@ -118,6 +173,7 @@ void ruleset_destroy_all(void)
 		rulesets = rs->next;
 		if (rs->queue)
 			queue_destroy(rs->queue);
+		free(rs->parsers);
 		free(rs->name);
 		free(rs);
 	}

@@ -3,7 +3,10 @@
  * (RSYSLOG_DefaultRuleset) runs on the main queue.
  *
  * Threading: created at load; read-only afterwards. ruleset_exec_sync runs
- * on queue worker threads.
+ * on queue worker threads. `call` of a ruleset with a queue of its own
+ * enqueues a copy of the message there (as rsyslog's MsgDup: raw bytes,
+ * parsed fields, $! and $. deep-copied), so the called ruleset runs
+ * asynchronously on its own workers and the caller goes on at once.
  */
 #ifndef SLUICE_RULESET_H
 #define SLUICE_RULESET_H
@@ -11,11 +14,13 @@
 #include "queue.h"
 
 struct script_stmt;
+struct parser_chain;
 
 struct ruleset {
 	char *name;
 	struct script_stmt *script;
 	struct queue *queue;        /* NULL: the main queue */
+	struct parser_chain *parsers; /* parser=: NULL = the default chain */
 	struct ruleset *next;
 };
 

@@ -250,7 +250,7 @@ void var_store(struct fjson_object **rootp, const char *path, struct fjson_objec
 	}
 }
 
-static struct fjson_object *json_deep_copy(struct fjson_object *o)
+struct fjson_object *script_json_copy(struct fjson_object *o)
 {
 	if (!o)
 		return NULL;
@@ -261,7 +261,7 @@ static struct fjson_object *json_deep_copy(struct fjson_object *o)
 		struct fjson_object_iterator end = fjson_object_iter_end(o);
 		while (!fjson_object_iter_equal(&it, &end)) {
 			fjson_object_object_add(n, fjson_object_iter_peek_name(&it),
-						json_deep_copy(fjson_object_iter_peek_value(&it)));
+						script_json_copy(fjson_object_iter_peek_value(&it)));
 			fjson_object_iter_next(&it);
 		}
 		return n;
@@ -270,7 +270,7 @@ static struct fjson_object *json_deep_copy(struct fjson_object *o)
 		struct fjson_object *n = fjson_object_new_array();
 		int len = fjson_object_array_length(o);
 		for (int i = 0; i < len; i++)
-			fjson_object_array_add(n, json_deep_copy(fjson_object_array_get_idx(o, i)));
+			fjson_object_array_add(n, script_json_copy(fjson_object_array_get_idx(o, i)));
 		return n;
 	}
 	default:
@@ -578,7 +578,7 @@ static void var_set(struct sctx *c, const struct script_stmt *s)
 			struct fjson_object **sr = script_var_root(c->m, src->id);
 			struct fjson_object *so = sr ? var_lookup(*sr, src->path) : NULL;
 			if (so)
-				nv = json_deep_copy(so);
+				nv = script_json_copy(so);
 		}
 		if (!nv) {
 			struct sval v;
@@ -610,7 +610,7 @@ static void exec_foreach(struct sctx *c, const struct script_stmt *s)
 			prop_globals_lock();
 		struct fjson_object *o = sr ? var_lookup(*sr, src->path) : NULL;
 		if (o)
-			coll = json_deep_copy(o);
+			coll = script_json_copy(o);
 		if (src->id == PROP_GLOBAL_VAR)
 			prop_globals_unlock();
 	} else {
@@ -629,7 +629,7 @@ static void exec_foreach(struct sctx *c, const struct script_stmt *s)
 	if (fjson_object_is_type(coll, fjson_type_array)) {
 		int n = fjson_object_array_length(coll);
 		for (int i = 0; i < n && !c->ctx->stopped; i++) {
-			var_store(rootp, iv->path, json_deep_copy(fjson_object_array_get_idx(coll, i)));
+			var_store(rootp, iv->path, script_json_copy(fjson_object_array_get_idx(coll, i)));
 			exec_list(c, s->then_);
 		}
 	} else if (fjson_object_is_type(coll, fjson_type_object)) {
@@ -638,7 +638,7 @@ static void exec_foreach(struct sctx *c, const struct script_stmt *s)
 		while (!fjson_object_iter_equal(&it, &end) && !c->ctx->stopped) {
 			struct fjson_object *kv = fjson_object_new_object();
 			fjson_object_object_add(kv, "key", fjson_object_new_string(fjson_object_iter_peek_name(&it)));
-			fjson_object_object_add(kv, "value", json_deep_copy(fjson_object_iter_peek_value(&it)));
+			fjson_object_object_add(kv, "value", script_json_copy(fjson_object_iter_peek_value(&it)));
 			var_store(rootp, iv->path, kv);
 			exec_list(c, s->then_);
 			fjson_object_iter_next(&it);

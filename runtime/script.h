@@ -56,5 +56,8 @@ void exec_ctx_fini(struct exec_ctx *ctx);
 /* Provided by the core (action.c / ruleset.c), called by script_exec. */
 void action_exec(struct action *a, struct msg *m, struct exec_ctx *ctx);
 void ruleset_exec_sync(struct ruleset *rs, struct msg *m, struct exec_ctx *ctx);
+/* A deep copy of a JSON tree (scalars are shared: they are immutable). */
+struct fjson_object;
+struct fjson_object *script_json_copy(struct fjson_object *o);
 
 #endif

@@ -114,6 +114,12 @@ bool script_func_compile(struct expr *e, bool as_statement, int *n_errors)
 			def = &fn_defs[i];
 	if (def && (def->id == FN_RELOAD_LOOKUP_TABLE) != as_statement)
 		def = NULL;  /* reload_lookup_table is a statement, not a function */
+	if (!def && !strcmp(e->str, "percentile_observe")) {
+		cfg_error(&e->pos, "percentile_observe() is not supported by sluice "
+			  "(nor is percentile_stats()); doc/differences.md");
+		(*n_errors)++;
+		return false;
+	}
 	if (!def) {
 		const char *s = script_func_suggest(e->str);
 		if (s && strcmp(s, "reload_lookup_table"))

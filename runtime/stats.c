@@ -318,8 +318,9 @@ static void ledger_compute(void)
 	v[LG_UNACCOUNTED] = left > right ? left - right : right - left;
 	if (!ledger_obj.ctrs) {
 		for (int i = 0; i < LG_N; i++)
-			ledger_ctrs[i] = (struct stats_ctr){ (char *)ledger_names[i], NULL, ledger_val,
-							     &ledger_v[i], 0, 0 };
+			ledger_ctrs[i] = (struct stats_ctr){
+				(char *)ledger_names[i], NULL, ledger_val, &ledger_v[i],
+				i == LG_QUEUED || i == LG_UNACCOUNTED ? STATS_CTR_GAUGE : 0, 0 };
 		ledger_obj.ctrs = ledger_ctrs;
 		ledger_obj.n_ctrs = ledger_obj.cap_ctrs = LG_N;
 	}
@@ -339,6 +340,8 @@ static struct stats_obj *obj_next(struct stats_obj *o)
 	return &ledger_obj;
 }
 
+static void render_line(struct stats_obj *o, enum stats_format fmt, bool reset, struct sbuf *out);
+
 void stats_render(enum stats_format fmt, bool reset,
 		  void (*line)(const char *text, size_t len, void *arg), void *arg,
 		  struct sbuf *out)
@@ -351,8 +354,21 @@ void stats_render(enum stats_format fmt, bool reset,
 	}
 	struct sbuf sb = SBUF_INIT;
 	for (struct stats_obj *o = obj_next(NULL); o; o = obj_next(o)) {
-		char b[64];
 		sbuf_reset(&sb);
+		render_line(o, fmt, reset, &sb);
+		if (line && sbuf_cstr(&sb))
+			line(sb.buf, sb.len, arg);
+	}
+	sbuf_free(&sb);
+	pthread_mutex_unlock(&stats_mtx);
+}
+
+/* One object in a line format. stats_mtx held. */
+static void render_line(struct stats_obj *o, enum stats_format fmt, bool reset, struct sbuf *out)
+{
+	{
+		struct sbuf sb = *out;
+		char b[64];
 		if (fmt == STATS_FMT_LEGACY) {
 			/* rsyslog's: "NAME: origin=ORIGIN ctr=1 ctr=2 " (the
 			 * trailing space included) */
@@ -383,11 +399,22 @@ void stats_render(enum stats_format fmt, bool reset,
 			}
 			sbuf_puts(&sb, " }");
 		}
-		if (line && sbuf_cstr(&sb))
-			line(sb.buf, sb.len, arg);
+		*out = sb;
 	}
-	sbuf_free(&sb);
+}
+
+bool stats_render_obj(const char *obj_name, enum stats_format fmt, struct sbuf *out)
+{
+	bool found = false;
+	pthread_mutex_lock(&stats_mtx);
+	for (struct stats_obj *o = obj_next(NULL); o && !found; o = obj_next(o)) {
+		if (strcmp(o->name, obj_name) != 0)
+			continue;
+		render_line(o, fmt, false, out);
+		found = true;
+	}
 	pthread_mutex_unlock(&stats_mtx);
+	return found;
 }
 
 bool stats_get(const char *obj_name, const char *ctr_name, uint64_t *out)

@@ -60,6 +60,10 @@ void stats_render(enum stats_format fmt, bool reset,
 		  void (*line)(const char *text, size_t len, void *arg), void *arg,
 		  struct sbuf *out);
 
+/* Render one object (e.g. "ledger") in `fmt` into `out` (a line format;
+ * no trailing LF). False when there is no such object. */
+bool stats_render_obj(const char *obj_name, enum stats_format fmt, struct sbuf *out);
+
 /* Value of one counter by object and counter name (tests, /readyz);
  * false when there is none. */
 bool stats_get(const char *obj_name, const char *ctr_name, uint64_t *out);

@@ -95,6 +95,16 @@ static int rs_wday(const struct syslog_time *t)
 	return (((36525 * g) / 100) + ((306 * f) / 10) + t->day - 621049) % 7;
 }
 
+/* The weekday for date-wday and date-wdayname. rsyslog's formula goes
+ * negative before about 1700 and 8.2302 then indexes its name tables out
+ * of bounds (garbage, or a crash for wdayname): sluice continues the
+ * seven-day cycle instead. rs_week() keeps the raw value, as rsyslog. */
+static int wday_0_6(const struct syslog_time *t)
+{
+	int w = rs_wday(t) % 7;
+	return w < 0 ? w + 7 : w;
+}
+
 static int rs_week(const struct syslog_time *t)
 {
 	struct syslog_time y = *t;
@@ -153,12 +163,12 @@ static size_t fmt_time_uncached(const struct syslog_time *t, enum tpl_datefmt fm
 						(unsigned)(t->secfrac % (unsigned)ten_pow[d]));
 		}
 	case TPL_DF_WDAYNAME: {
-		const char *w = dt_wday_names[rs_wday(t) % 7];
+		const char *w = dt_wday_names[wday_0_6(t)];
 		size_t n = strlen(w);
 		memcpy(buf, w, n + 1);
 		return n;
 	}
-	case TPL_DF_WDAY: return fmt_num(buf, rs_wday(t), 1);
+	case TPL_DF_WDAY: return fmt_num(buf, wday_0_6(t), 1);
 	case TPL_DF_YEAR: return fmt_num(buf, t->year, 4);
 	case TPL_DF_MONTH: return fmt_num(buf, t->month, 2);
 	case TPL_DF_DAY: return fmt_num(buf, t->day, 2);

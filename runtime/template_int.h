@@ -61,7 +61,7 @@ struct template {
 	struct template *next;
 };
 
-/* template_parse.c: every defined template, newest first */
+/* template_parse.c: every defined template, in definition order */
 extern struct template *tpl_list;
 
 #endif

@@ -15,6 +15,7 @@
 #include "ast.h"
 #include "log.h"
 #include <ctype.h>
+#include <limits.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +43,11 @@ static void add_const(struct template *t, const char *p, size_t n)
 		return;
 	struct tpl_step *s = add_step(t);
 	s->kind = STEP_CONST;
-	s->cst = sl_xstrndup(p, n);
+	/* not strndup: a legacy "\0" escape puts a NUL into the constant,
+	 * which rsyslog writes out as part of it */
+	s->cst = sl_xmalloc(n + 1);
+	memcpy(s->cst, p, n);
+	s->cst[n] = '\0';
 	s->cst_len = n;
 }
 
@@ -130,11 +135,15 @@ static void parse_options(const char **pp, struct tpl_step *s, const struct cfg_
 	*pp = p;
 }
 
+/* A decimal number of a replacer option; saturates at INT_MAX (rsyslog's
+ * int overflows there) and consumes all the digits. */
 static int read_num(const char **pp)
 {
 	int n = 0;
-	while (isdigit((unsigned char)**pp))
-		n = n * 10 + *(*pp)++ - '0';
+	while (isdigit((unsigned char)**pp)) {
+		int d = *(*pp)++ - '0';
+		n = n > (INT_MAX - d) / 10 ? INT_MAX : n * 10 + d;
+	}
 	return n;
 }
 
@@ -327,9 +336,11 @@ static enum sl_rc parse_string(struct template *t, const char **pp, bool legacy,
 			case '%': sbuf_putc(&c, '%'); p++; break;
 			default:
 				if (isdigit((unsigned char)*p)) {
-					int n = 0;
+					/* rsyslog's int wraps; unsigned does the same
+					 * without undefined behaviour */
+					unsigned n = 0;
 					while (isdigit((unsigned char)*p))
-						n = n * 10 + *p++ - '0';
+						n = n * 10u + (unsigned)(*p++ - '0');
 					sbuf_putc(&c, (char)n);
 				} else {
 					sbuf_putc(&c, *p++);

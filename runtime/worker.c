@@ -27,10 +27,19 @@ struct act_wrk *worker_act(struct worker *w, int id)
 		int n = id + 8;
 		w->acts = sl_xrealloc(w->acts, n * sizeof(*w->acts));
 		memset(w->acts + w->n_acts, 0, (n - w->n_acts) * sizeof(*w->acts));
-		w->open_tx = sl_xrealloc(w->open_tx, n * sizeof(*w->open_tx));
 		w->n_acts = n;
 	}
 	return &w->acts[id];
+}
+
+void worker_open_tx(struct worker *w, struct action *a)
+{
+	if (w->n_open == w->open_cap) {
+		int nc = w->open_cap ? w->open_cap * 2 : 16;
+		w->open_tx = sl_xrealloc(w->open_tx, (size_t)nc * sizeof(*w->open_tx));
+		w->open_cap = nc;
+	}
+	w->open_tx[w->n_open++] = a;
 }
 
 void worker_commit_all(struct worker *w)

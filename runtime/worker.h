@@ -32,7 +32,7 @@ struct worker {
 	struct act_wrk *acts;  /* indexed by action id */
 	int n_acts;
 	struct action **open_tx; /* actions with an open transaction */
-	int n_open;
+	int n_open, open_cap;
 	/* Set by a consumer (action code) when it could not finish its batch
 	 * because the queue is being aborted at stop: the queue keeps the
 	 * whole batch (persists it or counts it). Reset by the queue. */
@@ -43,7 +43,10 @@ struct worker *worker_create(void);
 void worker_destroy(struct worker *w);
 /* The state of action `id` for this worker, growing the table as needed. */
 struct act_wrk *worker_act(struct worker *w, int id);
-/* Commit every open transaction of this worker (end of a batch). */
+/* Remember that action `a` has an open transaction in this worker. */
+void worker_open_tx(struct worker *w, struct action *a);
+/* Commit every open transaction of this worker (end of a batch); also
+ * those opened while committing (fail-over actions). */
 void worker_commit_all(struct worker *w);
 
 #endif

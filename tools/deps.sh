@@ -10,7 +10,10 @@ pkgs="build-essential autoconf automake libtool pkg-config flex bison
  python3 rsyslog gnutls-bin socat netcat-openbsd procps util-linux
  rsyslog-gnutls clang libclang-rt-14-dev
  kcat rsyslog-kafka openjdk-17-jre-headless maven
- rsyslog-elasticsearch unzip curl"
+ rsyslog-elasticsearch unzip curl
+ python3-prometheus-client
+ python3-matplotlib
+ strace"
 SUDO=
 if [ "$(id -u)" != 0 ]; then
 	SUDO=sudo

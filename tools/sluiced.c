@@ -14,6 +14,8 @@
 #include "glbl.h"
 #include "log.h"
 #include "module.h"
+#include "sdnotify.h"
+#include "stats.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -224,6 +226,64 @@ static int daemonize(int *notify_fd)
 	return 0;
 }
 
+/* ---- systemd and the final ledger (issue #9; runtime/sdnotify.h) ---- */
+
+static uint64_t wd_interval_ms;   /* WATCHDOG=1 every ..., 0 = no watchdog */
+static struct timespec wd_next;
+
+static void sd_ready_and_watchdog_setup(void)
+{
+	char st[64];
+	snprintf(st, sizeof(st), "READY=1\nMAINPID=%ld", (long)getpid());
+	if (sl_notify(st) < 0)
+		sl_warn("sd_notify: cannot tell $NOTIFY_SOCKET that sluiced is ready: %s",
+			strerror(errno));
+	uint64_t usec = sl_watchdog_usec();
+	if (usec) {
+		wd_interval_ms = usec / 2000;
+		if (wd_interval_ms == 0)
+			wd_interval_ms = 1;
+		clock_gettime(CLOCK_MONOTONIC, &wd_next);
+		sl_info("systemd watchdog: WATCHDOG=1 every %llu ms",
+			(unsigned long long)wd_interval_ms);
+	}
+}
+
+/* Send WATCHDOG=1 when due; shorten *to so that the next is on time. */
+static void sd_watchdog_tick(struct timespec *to)
+{
+	if (!wd_interval_ms)
+		return;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	int64_t left = (int64_t)(wd_next.tv_sec - now.tv_sec) * 1000 +
+		       (wd_next.tv_nsec - now.tv_nsec) / 1000000;
+	if (left <= 0) {
+		sl_notify("WATCHDOG=1");
+		wd_next = now;
+		wd_next.tv_sec += (time_t)(wd_interval_ms / 1000);
+		wd_next.tv_nsec += (long)(wd_interval_ms % 1000) * 1000000;
+		if (wd_next.tv_nsec >= 1000000000) {
+			wd_next.tv_sec++;
+			wd_next.tv_nsec -= 1000000000;
+		}
+		left = (int64_t)wd_interval_ms;
+	}
+	if (left < (int64_t)to->tv_sec * 1000 + to->tv_nsec / 1000000) {
+		to->tv_sec = (time_t)(left / 1000);
+		to->tv_nsec = (long)(left % 1000) * 1000000;
+	}
+}
+
+/* The loss ledger after the queues drained (doc/statistics.md). */
+static void log_final_ledger(void)
+{
+	struct sbuf sb = SBUF_INIT;
+	if (stats_render_obj("ledger", STATS_FMT_LEGACY, &sb) && sbuf_cstr(&sb))
+		sl_info("final %s", sb.buf);
+	sbuf_free(&sb);
+}
+
 int main(int argc, char **argv)
 {
 	const char *conf = SLUICE_SYSCONFDIR "/sluice.conf";
@@ -315,9 +375,13 @@ int main(int argc, char **argv)
 		}
 	}
 	sl_info("sluiced %s started (pid %ld, config %s)", PACKAGE_VERSION, (long)getpid(), conf);
+	/* systemd (Type=notify): every listener is bound and the queues are
+	 * loaded (conf_start returned); WATCHDOG=1 at half the interval */
+	sd_ready_and_watchdog_setup();
 
 	for (;;) {
 		struct timespec to = { 1, 0 };
+		sd_watchdog_tick(&to);
 		int sig = sigtimedwait(&sigs, NULL, &to);
 		if (sig == SIGTERM || sig == SIGINT)
 			break;
@@ -336,8 +400,11 @@ int main(int argc, char **argv)
 		conf_tick();
 	}
 	sl_info("stopping: draining queues");
+	sl_set_ready(false);
+	sl_notify("STOPPING=1");
 	atomic_store(&sl_shutdown_requested, true);
 	conf_stop();
+	log_final_ledger();
 	conf_tick();
 	conf_destroy();
 	if (strcmp(pidfile, "NONE") != 0)

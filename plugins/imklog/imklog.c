@@ -25,6 +25,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include "stats.h"
 #include "sluice.h"
 #include "module.h"
 #include "input.h"
@@ -111,6 +112,7 @@ struct klog_input {
 	int n_batch;
 	struct ratelimit rl;
 	struct klog_stats stats;
+	struct stats_obj *stats_obj; /* statistics registry entry (stats.h) */
 };
 
 /* ---- module ---- */
@@ -141,6 +143,14 @@ static void *klog_mod_input(void *mod, int *n_errors)
 		return NULL;
 	}
 	ratelimit_init(&in->rl, c->rl_interval, c->rl_burst, false, "imklog");
+	const unsigned R = STATS_CTR_RESETTABLE;
+	struct stats_obj *so = in->stats_obj = stats_obj_create("imklog", "imklog");
+	stats_obj_add(so, "submitted", &in->stats.submitted, R);
+	stats_obj_add(so, "records", &in->stats.records, R);
+	stats_obj_add(so, "non_kernel.discarded", &in->stats.non_kernel_dropped, R);
+	stats_obj_add(so, "malformed", &in->stats.malformed, R);
+	stats_obj_add(so, "overwritten", &in->stats.overwritten, R);
+	stats_obj_add(so, "discarded.nomem", &in->stats.discarded_nomem, R);
 	return in;
 }
 
@@ -157,7 +167,7 @@ static void flush(struct klog_input *in)
 		msg_release(in->batch[i]);
 	if (ok) {
 		atomic_fetch_add_explicit(&in->stats.submitted, (uint_fast64_t)ok, memory_order_relaxed);
-		(void)input_submit(in->batch, ok, FLOW_DELAY);
+		(void)input_submit(in->batch, ok, FLOW_LIGHT_DELAY);
 	}
 }
 
@@ -407,6 +417,7 @@ static void klog_in_destroy(void *arg)
 	struct klog_input *in = arg;
 	if (!in)
 		return;
+	stats_obj_destroy(in->stats_obj);
 	if (in->fd >= 0)
 		close(in->fd);
 	if (in->wake_fd >= 0)

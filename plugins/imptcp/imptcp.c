@@ -21,6 +21,10 @@
  * batch, only when configured) and the statistics are shared. The stop
  * eventfd stays readable so every thread sees it. in_start / in_stop /
  * in_destroy run on the main thread.
+ *
+ * As rsyslog: the rate limiter is per input ("imptcp[PORT]"), its reports
+ * and notifyOnConnectionOpen/Close are internal messages
+ * (internal_msg.h); defaultTZ travels to the parser on the msg_origin.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* accept4 */
@@ -39,6 +43,7 @@
 #include "datetime.h"
 #include "framing.h"
 #include "ratelimit.h"
+#include "internal_msg.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -127,7 +132,7 @@ static const struct param_desc imptcp_inst_params[] = {
 	{ "keepAlive.time", PARAM_INT, "0", 0, IOFF(ka_time), "keep-alive idle time (0 = OS default)" },
 	{ "keepAlive.interval", PARAM_INT, "0", 0, IOFF(ka_intvl), "keep-alive interval (0 = OS default)" },
 	{ "compression.mode", PARAM_WORD, "none", 0, IOFF(compression), "only none is supported" },
-	{ "defaultTZ", PARAM_STRING, NULL, 0, IOFF(default_tz), "accepted; not applied yet" },
+	{ "defaultTZ", PARAM_STRING, NULL, 0, IOFF(default_tz), "offset (+hh:mm) for RFC3164 timestamps" },
 	{ "rateLimit.interval", PARAM_INT, "0", 0, IOFF(rl_interval), "rate-limit interval in seconds (0 = off)" },
 	{ "rateLimit.burst", PARAM_INT, "10000", 0, IOFF(rl_burst), "messages per interval" },
 	{ "framingfix.cisco.asa", PARAM_BINARY, "off", 0, IOFF(framingfix_asa), "ignore a SP before a frame" },
@@ -219,6 +224,7 @@ struct imptcp_input {
 	int n_threads;
 	struct imptcp_thread threads[IMPTCP_MAX_THREADS];
 	struct ratelimit rl;
+	struct msg_origin tz;           /* only default_tz_*: copied to each session's origin */
 	struct imptcp_stats stats;
 	struct stats_obj *stats_obj;    /* statistics registry entry (stats.h) */
 };
@@ -300,12 +306,12 @@ static void *imptcp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_er
 			  "supported by sluice (only none)", c->compression);
 		errs++;
 	}
-	if (c->default_tz)
-		cfg_warn(param_pos(o, "defaulttz"), "imptcp: defaultTZ is accepted but not applied "
-			 "yet (issue #5)");
 
 	in = sl_xcalloc(1, sizeof(*in));
 	in->cfg = c;
+	if (c->default_tz && !msg_origin_parse_default_tz(&in->tz, c->default_tz))
+		cfg_warn(param_pos(o, "defaulttz"), "imptcp: defaultTZ '%s' is not +hh:mm or -hh:mm; "
+			 "ignored", c->default_tz);
 	in->wake.fd = -1;
 	in->wake.kind = EV_WAKE;
 	in->inputname = c->name ? c->name : "imptcp";
@@ -335,6 +341,9 @@ static void *imptcp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_er
 	in->frcfg.framingfix_asa = c->framingfix_asa;
 	in->frcfg.multiline = c->multiline;
 	ratelimit_init(&in->rl, c->rl_interval, c->rl_burst, true, in->who);
+	char rlname[96];
+	snprintf(rlname, sizeof(rlname), "imptcp[%s]", in->is_unix ? c->path : c->port);
+	ratelimit_set_internal(&in->rl, rlname);
 	return in;
 }
 
@@ -347,7 +356,8 @@ static void batch_flush(struct imptcp_thread *t)
 	if (n == 0)
 		return;
 	t->n_batch = 0;
-	int ok = ratelimit_take(&in->rl, n, t->now_tt ? t->now_tt : time(NULL));
+	int ok = ratelimit_take_from(&in->rl, n, t->now_tt ? t->now_tt : time(NULL),
+				     t->batch[0]->origin->fromhost);
 	for (int i = ok; i < n; i++)
 		msg_release(t->batch[i]);
 	if (ok == 0)
@@ -384,9 +394,14 @@ static void sess_close(struct imptcp_thread *t, struct imptcp_session *s)
 {
 	struct imptcp_input *in = t->in;
 	epoll_ctl(t->epfd, EPOLL_CTL_DEL, s->ev.fd, NULL);
+	if (in->cfg->notify_close) { /* rsyslog's two messages (8.2302 closeSess) */
+		internal_msg(INTMSG_PRI_ERR, 2144, "imptcp session %d closed by remote peer %s. "
+			     "[v8.2302.0 try https://www.rsyslog.com/e/2144 ]", s->ev.fd,
+			     s->origin->fromhost);
+		internal_msg(INTMSG_PRI_INFO, 0, "imptcp: session on socket %d closed with iRet 0.  "
+			     "[v8.2302.0]", s->ev.fd);
+	}
 	close(s->ev.fd);
-	if (in->cfg->notify_close)
-		sl_info("%s: session from %s closed", in->who, s->peer);
 	msg_origin_release(s->origin);
 	framing_state_free(&s->fr);
 	pthread_mutex_lock(&t->lock);
@@ -479,6 +494,11 @@ static void accept_sessions(struct imptcp_thread *t0, int lfd)
 			char host[NI_MAXHOST];
 			dns_fromhost((struct sockaddr *)&ss, sl, ip, host, sizeof(host));
 			o = msg_origin_create(host, ip, in->inputname, in->ruleset);
+			if (o) {
+				o->default_tz_mode = in->tz.default_tz_mode;
+				o->default_tz_hour = in->tz.default_tz_hour;
+				o->default_tz_minute = in->tz.default_tz_minute;
+			}
 		}
 		if (!s || !o) {
 			sl_err("%s: out of memory accepting session from %s", in->who, ip);
@@ -506,7 +526,8 @@ static void accept_sessions(struct imptcp_thread *t0, int lfd)
 		atomic_fetch_add(&in->n_sessions, 1);
 		atomic_fetch_add_explicit(&in->stats.sessions_opened, 1, memory_order_relaxed);
 		if (in->cfg->notify_open)
-			sl_info("%s: connection established with host: %s", in->who, ip);
+			internal_msg(INTMSG_PRI_INFO, 0, "imptcp: connection established with host: "
+				     "%s [v8.2302.0]", o->fromhost);
 		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &s->ev };
 		if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
 			sl_err("%s: epoll_ctl: %s", in->who, strerror(errno));
@@ -598,6 +619,7 @@ static void imptcp_stats_register(struct imptcp_input *in)
 	stats_obj_add(o, "discarded.nomem", &in->stats.discarded_nomem, R);
 	stats_obj_add(o, "framing.truncated", &in->stats.fr.truncated, R);
 	stats_obj_add(o, "framing.errors", &in->stats.fr.framing_errors, R);
+	stats_obj_add(o, "ratelimit.discarded", &in->rl.discarded, R);
 }
 
 static enum sl_rc imptcp_in_start(void *arg)
@@ -626,6 +648,9 @@ static enum sl_rc imptcp_in_start(void *arg)
 						    in->inputname, in->ruleset);
 		if (!in->unix_origin)
 			return SL_ERR_NOMEM;
+		in->unix_origin->default_tz_mode = in->tz.default_tz_mode;
+		in->unix_origin->default_tz_hour = in->tz.default_tz_hour;
+		in->unix_origin->default_tz_minute = in->tz.default_tz_minute;
 	} else {
 		const char *port = c->port;
 		if (strcmp(port, "0") == 0 && !c->listen_port_file)
@@ -687,6 +712,7 @@ static void imptcp_in_run(void *arg)
 			sess_close(t, t->sessions);
 		t->started = false;
 	}
+	ratelimit_flush(&in->rl); /* the loss report, while the queues still take it */
 }
 
 static void imptcp_in_stop(void *arg)

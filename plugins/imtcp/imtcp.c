@@ -32,9 +32,15 @@
  * and the statistics (atomics). in_create / in_start / in_stop /
  * in_destroy run on the main thread.
  *
- * TODO(#5): the poll()
- * backend for systems without epoll; defaultTZ; rate limiting;
- * notifyOnConnectionOpen/Close messages.
+ * Rate limiting (rateLimit.interval/burst) is per input, shared by all its
+ * sessions and workers, as rsyslog's per-listener "tcperver" limiter (one
+ * lock per batch); drops are counted (ratelimit.discarded) and reported as
+ * rsyslog's internal messages. notifyOnConnectionOpen/Close emit
+ * rsyslog's internal messages (internal_msg.h). defaultTZ is handed to the
+ * parser on the session's msg_origin. handshakeTimeout (a sluice
+ * parameter, not in rsyslog) bounds a TLS handshake.
+ *
+ * TODO(#5): the poll() backend for systems without epoll.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* accept4 */
@@ -53,6 +59,8 @@
 #include "datetime.h"
 #include "framing.h"
 #include "netstrm.h"
+#include "ratelimit.h"
+#include "internal_msg.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -73,7 +81,7 @@
 #define IMTCP_MAX_LISTENERS 16       /* sockets per input (addresses) */
 #define IMTCP_EVENTS 256
 #define IMTCP_MAX_WORKERS 64
-#define IMTCP_HANDSHAKE_TIMEOUT_S 10  /* a TLS handshake must finish within this */
+#define IMTCP_HANDSHAKE_TIMEOUT_S 10  /* default of handshakeTimeout */
 #define IMTCP_READ_ROUNDS 16          /* TLS: buffers read per wake-up before yielding */
 
 /* ---- configuration ---- */
@@ -100,6 +108,8 @@ struct imtcp_mod_cfg {
 	bool preserve_case;
 	char *sd_cafile, *sd_keyfile, *sd_certfile;
 	int64_t worker_threads;
+	int64_t hs_timeout;
+	bool notify_open;
 };
 
 #define MOFF(f) offsetof(struct imtcp_mod_cfg, f)
@@ -111,7 +121,9 @@ static const struct param_desc imtcp_mod_params[] = {
 	{ "disableLFDelimiter", PARAM_BINARY, "off", 0, MOFF(disable_lf), "LF does not end a frame" },
 	{ "discardTruncatedMsg", PARAM_BINARY, "off", 0, MOFF(discard_truncated), "drop the rest of an oversize frame" },
 	{ "octetCountedFraming", PARAM_BINARY, "on", 0, MOFF(octet_counted), "default of supportOctetCountedFraming" },
-	{ "notifyOnConnectionClose", PARAM_BINARY, "off", 0, MOFF(notify_close), "accepted; not implemented yet (#5)" },
+	{ "notifyOnConnectionClose", PARAM_BINARY, "off", 0, MOFF(notify_close), "internal message when a peer closes its session" },
+	{ "notifyOnConnectionOpen", PARAM_BINARY, "off", 0, MOFF(notify_open), "internal message for each new session" },
+	{ "handshakeTimeout", PARAM_INT, "10", 0, MOFF(hs_timeout), "sluice extension (not in rsyslog): seconds a TLS handshake may take" },
 	{ "addtlFrameDelimiter", PARAM_INT, "-1", 0, MOFF(addtl_delim), "extra frame delimiter (byte value)" },
 	{ "maxFrameSize", PARAM_INT, "200000", 0, MOFF(max_frame_size), "largest octet count accepted" },
 	{ "keepAlive", PARAM_BINARY, "off", 0, MOFF(keepalive), "enable TCP keep-alive" },
@@ -177,6 +189,7 @@ struct imtcp_inst_cfg {
 	bool sd_check_eku, sd_prioritize_san;
 	struct param_array permitted_peer;
 	int64_t worker_threads;
+	int64_t hs_timeout;
 };
 
 #define IOFF(f) offsetof(struct imtcp_inst_cfg, f)
@@ -190,13 +203,14 @@ static const struct param_desc imtcp_inst_params[] = {
 	{ "flowControl", PARAM_BINARY, "on", 0, IOFF(flow_control), "block senders while the queue is nearly full" },
 	{ "disableLFDelimiter", PARAM_BINARY, "off", 0, IOFF(disable_lf), "LF does not end a frame" },
 	{ "discardTruncatedMsg", PARAM_BINARY, "off", 0, IOFF(discard_truncated), "drop the rest of an oversize frame" },
-	{ "notifyOnConnectionClose", PARAM_BINARY, "off", 0, IOFF(notify_close), "accepted; not implemented yet (#5)" },
-	{ "notifyOnConnectionOpen", PARAM_BINARY, "off", 0, IOFF(notify_open), "accepted; not implemented yet (#5)" },
+	{ "notifyOnConnectionClose", PARAM_BINARY, "off", 0, IOFF(notify_close), "internal message when a peer closes its session" },
+	{ "notifyOnConnectionOpen", PARAM_BINARY, "off", 0, IOFF(notify_open), "internal message for each new session" },
+	{ "handshakeTimeout", PARAM_INT, "10", 0, IOFF(hs_timeout), "sluice extension (not in rsyslog): seconds a TLS handshake may take" },
 	{ "addtlFrameDelimiter", PARAM_INT, "-1", 0, IOFF(addtl_delim), "extra frame delimiter (byte value)" },
 	{ "maxFrameSize", PARAM_INT, "200000", 0, IOFF(max_frame_size), "largest octet count accepted" },
 	{ "preserveCase", PARAM_BINARY, "on", 0, IOFF(preserve_case), "keep the case of fromhost" },
 	{ "listenPortFileName", PARAM_STRING, NULL, 0, IOFF(listen_port_file), "write the bound port here" },
-	{ "defaultTZ", PARAM_STRING, NULL, 0, IOFF(default_tz), "accepted; not implemented yet (#5)" },
+	{ "defaultTZ", PARAM_STRING, NULL, 0, IOFF(default_tz), "offset (+hh:mm) for RFC3164 timestamps" },
 	{ "streamDriver.mode", PARAM_INT, "0", 0, IOFF(sd_mode), "0 = plain TCP, 1 = TLS" },
 	{ "streamDriver.authMode", PARAM_STRING, NULL, 0, IOFF(sd_authmode), "anon, x509/certvalid, x509/name or x509/fingerprint" },
 	{ "streamDriver.permitExpiredCerts", PARAM_STRING, NULL, 0, IOFF(sd_permit_expired), "on, off (default) or warn" },
@@ -215,8 +229,8 @@ static const struct param_desc imtcp_inst_params[] = {
 	{ "keepAlive.time", PARAM_INT, "0", 0, IOFF(ka_time), "keep-alive idle time" },
 	{ "keepAlive.interval", PARAM_INT, "0", 0, IOFF(ka_intvl), "keep-alive interval" },
 	{ "supportOctetCountedFraming", PARAM_BINARY, "on", 0, IOFF(supp_octet), "frames starting with a digit are octet-counted" },
-	{ "rateLimit.interval", PARAM_INT, "0", 0, IOFF(rl_interval), "accepted; not implemented yet (#5)" },
-	{ "rateLimit.burst", PARAM_INT, "10000", 0, IOFF(rl_burst), "accepted; not implemented yet (#5)" },
+	{ "rateLimit.interval", PARAM_INT, "0", 0, IOFF(rl_interval), "rate-limit interval in seconds (0 = off), per input" },
+	{ "rateLimit.burst", PARAM_INT, "10000", 0, IOFF(rl_burst), "messages per interval" },
 	{ "framingfix.cisco.asa", PARAM_BINARY, "off", 0, IOFF(framingfix_asa), "ignore a SP before a frame" },
 	/* legacy $Directives (runtime/legacy.c); ...ServerRun creates an input */
 	{ "inputtcpserverrun", PARAM_STRING, NULL, PARAM_LEGACY | PARAM_LEGACY_RUN, IOFF(port), "$InputTCPServerRun" },
@@ -283,6 +297,8 @@ struct imtcp_input {
 	int n_workers;
 	struct imtcp_stats stats;
 	struct stats_obj *stats_obj;    /* statistics registry entry (stats.h) */
+	struct ratelimit rl;            /* rateLimit.*: per input, shared by the workers */
+	struct msg_origin tz;           /* only default_tz_*: copied to each session's origin */
 };
 
 /* One epoll thread of an input: workers[0] runs on the input's thread
@@ -361,6 +377,8 @@ static void inherit_module_defaults(struct imtcp_inst_cfg *c, const struct imtcp
 	INHERIT("streamdriver.prioritizesan", sd_prioritize_san, sd_prioritize_san);
 	INHERIT("streamdriver.tlsverifydepth", sd_verify_depth, sd_verify_depth);
 	INHERIT("workerthreads", worker_threads, worker_threads);
+	INHERIT("handshaketimeout", hs_timeout, hs_timeout);
+	INHERIT("notifyonconnectionopen", notify_open, notify_open);
 #undef INHERIT
 #define INHERIT_STR(pname, f) do { \
 		if (!find_param(o, pname) && m->f) { free(c->f); c->f = sl_xstrdup(m->f); } \
@@ -463,15 +481,17 @@ static void *imtcp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_err
 			  "a byte value 0..255 (or -1 for none), is %lld", (long long)c->addtl_delim);
 		errs++;
 	}
-	if (c->default_tz)
-		cfg_warn(param_pos(o, "defaulttz"), "imtcp: defaultTZ is accepted but not applied yet "
-			 "(issue #5)");
-	if (c->rl_interval > 0)
-		cfg_warn(param_pos(o, "ratelimit.interval"), "imtcp: rateLimit.interval is accepted "
-			 "but no rate limiting is done yet (issue #5)");
+	if (c->hs_timeout < 1) {
+		cfg_error(param_pos(o, "handshaketimeout"), "imtcp: handshakeTimeout must be at "
+			  "least 1 second (is %lld)", (long long)c->hs_timeout);
+		errs++;
+	}
 
 	in = sl_xcalloc(1, sizeof(*in));
 	in->cfg = c;
+	if (c->default_tz && !msg_origin_parse_default_tz(&in->tz, c->default_tz))
+		cfg_warn(param_pos(o, "defaulttz"), "imtcp: defaultTZ '%s' is not +hh:mm or -hh:mm; "
+			 "ignored", c->default_tz);
 	in->wake.fd = -1;
 	in->wake.kind = EV_WAKE;
 	in->inputname = c->name ? c->name : "imtcp";
@@ -492,8 +512,11 @@ static void *imtcp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_err
 	snprintf(in->who, sizeof(in->who), "imtcp %s port %s", in->inputname,
 		 c->port ? c->port : "?");
 	in->fc = c->flow_control ? FLOW_DELAY : FLOW_NO_DELAY;
+	ratelimit_init(&in->rl, c->rl_interval, c->rl_burst, true, in->who);
+	ratelimit_set_internal(&in->rl, "tcperver"); /* sic: rsyslog's tcpsrv name */
 	errs += setup_stream_driver(in, o);
 	if (errs) {
+		ratelimit_destroy(&in->rl);
 		netstrm_ctx_destroy(in->tls);
 		*n_errors += errs;
 		param_free(&imtcp_inst_table, c);
@@ -512,6 +535,15 @@ static void batch_flush(struct imtcp_worker *w)
 		return;
 	int n = w->n_batch;
 	w->n_batch = 0;
+	if (in->rl.interval) {
+		int ok = ratelimit_take_from(&in->rl, n, w->batch[n - 1]->ttgen,
+					     w->batch[0]->origin->fromhost);
+		for (int i = ok; i < n; i++)
+			msg_release(w->batch[i]);
+		if (ok == 0)
+			return;
+		n = ok;
+	}
 	atomic_fetch_add_explicit(&in->stats.submitted, (uint_fast64_t)n, memory_order_relaxed);
 	/* ownership of the references passes to the core in all cases */
 	(void)input_submit(w->batch, n, in->fc);
@@ -581,6 +613,10 @@ static void sess_end(struct imtcp_worker *w, struct imtcp_session *s, ssize_t n)
 		w->cur_tt = now.tv_sec;
 		framing_eof(&in->fcfg, &s->fr, &s->sink);
 		w->cur_t = NULL;
+		if (in->cfg->notify_close)
+			internal_msg(INTMSG_PRI_ERR, 2144, "Netstream session %p closed by remote peer "
+				     "%s.  [v8.2302.0 try https://www.rsyslog.com/e/2144 ]", (void *)s,
+				     s->peer);
 	} else {
 		atomic_fetch_add_explicit(&in->stats.read_errors, 1, memory_order_relaxed);
 		sl_info("%s: session from %s closed with error: %s", in->who, s->peer,
@@ -707,7 +743,7 @@ static void sweep_handshakes(struct imtcp_worker *w, time_t now)
 			continue;
 		atomic_fetch_add_explicit(&in->stats.tls_timeout, 1, memory_order_relaxed);
 		tls_log(w, "%s: TLS session from peer %s refused: handshake not complete after "
-			"%d s", in->who, s->peer, IMTCP_HANDSHAKE_TIMEOUT_S);
+			"%lld s", in->who, s->peer, (long long)in->cfg->hs_timeout);
 		sess_close(w, s);
 	}
 }
@@ -757,6 +793,11 @@ static void accept_sessions(struct imtcp_worker *w, int lfd)
 		char host[NI_MAXHOST];
 		dns_fromhost((struct sockaddr *)&ss, sl, ip, host, sizeof(host));
 		struct msg_origin *o = s ? msg_origin_create(host, ip, in->inputname, in->ruleset) : NULL;
+		if (o) {
+			o->default_tz_mode = in->tz.default_tz_mode;
+			o->default_tz_hour = in->tz.default_tz_hour;
+			o->default_tz_minute = in->tz.default_tz_minute;
+		}
 		char err[256] = "out of memory";
 		struct netstrm *ns = NULL;
 		if (s && o && in->tls)
@@ -801,9 +842,12 @@ static void accept_sessions(struct imtcp_worker *w, int lfd)
 			w->sessions->prev = s;
 		w->sessions = s;
 		atomic_fetch_add_explicit(&in->stats.sessions_opened, 1, memory_order_relaxed);
+		if (in->cfg->notify_open)
+			internal_msg(INTMSG_PRI_INFO, 0, "imtcp: connection established with host: %s "
+				     "[v8.2302.0]", ip);
 		if (ns) {
 			s->handshaking = true;
-			s->hs_deadline = time(NULL) + IMTCP_HANDSHAKE_TIMEOUT_S;
+			s->hs_deadline = time(NULL) + in->cfg->hs_timeout;
 			w->n_handshaking++;
 			sess_handshake(w, s); /* the ClientHello may be there already */
 		}
@@ -847,6 +891,7 @@ static void imtcp_stats_register(struct imtcp_input *in)
 	stats_obj_add(o, "framing.truncated", &in->fstats.truncated, R);
 	stats_obj_add(o, "framing.errors", &in->fstats.framing_errors, R);
 	stats_obj_add(o, "discarded.nomem", &in->fstats.discarded_nomem, R);
+	stats_obj_add(o, "ratelimit.discarded", &in->rl.discarded, R);
 }
 
 static enum sl_rc imtcp_in_start(void *arg)
@@ -975,6 +1020,7 @@ static void imtcp_in_run(void *arg)
 	for (int k = 1; k < in->n_workers; k++)
 		if (in->workers[k].started)
 			pthread_join(in->workers[k].tid, NULL);
+	ratelimit_flush(&in->rl); /* the loss report, while the queues still take it */
 }
 
 static void imtcp_in_stop(void *arg)
@@ -997,12 +1043,13 @@ static void log_stats(struct imtcp_input *in)
 	uint64_t nomem = atomic_load(&in->fstats.discarded_nomem);
 	uint64_t inc = atomic_load(&in->fstats.incomplete_eof);
 	uint64_t rerr = atomic_load(&in->stats.read_errors);
-	if (!(refused | tls_failed | tls_timeout | ferr | trunc | nomem | inc | rerr))
+	uint64_t rl = atomic_load(&in->rl.discarded);
+	if (!(refused | tls_failed | tls_timeout | ferr | trunc | nomem | inc | rerr | rl))
 		return;
 	sl_info("%s: statistics: submitted=%llu sessions.opened=%llu sessions.closed=%llu "
 		"sessions.refused=%llu tls.established=%llu tls.failed=%llu tls.timeout=%llu tls.aborted=%llu "
 		"framing.errors=%llu truncated=%llu incomplete.eof=%llu discarded.nomem=%llu "
-		"read.errors=%llu", in->who,
+		"read.errors=%llu ratelimit.discarded=%llu", in->who,
 		(unsigned long long)atomic_load(&in->stats.submitted),
 		(unsigned long long)atomic_load(&in->stats.sessions_opened),
 		(unsigned long long)atomic_load(&in->stats.sessions_closed),
@@ -1011,7 +1058,7 @@ static void log_stats(struct imtcp_input *in)
 		(unsigned long long)tls_failed, (unsigned long long)tls_timeout,
 		(unsigned long long)atomic_load(&in->stats.tls_aborted),
 		(unsigned long long)ferr, (unsigned long long)trunc, (unsigned long long)inc,
-		(unsigned long long)nomem, (unsigned long long)rerr);
+		(unsigned long long)nomem, (unsigned long long)rerr, (unsigned long long)rl);
 }
 
 static void imtcp_in_destroy(void *arg)
@@ -1034,6 +1081,7 @@ static void imtcp_in_destroy(void *arg)
 		close(in->listeners[i].fd);
 	if (in->wake.fd >= 0)
 		close(in->wake.fd);
+	ratelimit_destroy(&in->rl);
 	netstrm_ctx_destroy(in->tls);
 	param_free(&imtcp_inst_table, in->cfg);
 	free(in);

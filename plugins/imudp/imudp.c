@@ -27,6 +27,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* recvmmsg */
 #endif
+#include "stats.h"
 #include "sluice.h"
 #include "module.h"
 #include "input.h"
@@ -39,6 +40,7 @@
 #include "ast.h"
 #include "datetime.h"
 #include "ratelimit.h"
+#include "internal_msg.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -46,6 +48,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/epoll.h>
@@ -111,7 +114,7 @@ static const struct param_desc imudp_inst_params[] = {
 	{ "rcvBufSize", PARAM_SIZE, "0", 0, IOFF(rcvbuf), "socket receive buffer (0 = OS default, max 1g)" },
 	{ "ipFreeBind", PARAM_INT, "2", 0, IOFF(freebind), "0 off, 1 IP_FREEBIND with a warning, 2 silently" },
 	{ "device", PARAM_STRING, NULL, 0, IOFF(device), "bind to this network device" },
-	{ "defaultTZ", PARAM_STRING, NULL, 0, IOFF(default_tz), "accepted; not applied yet" },
+	{ "defaultTZ", PARAM_STRING, NULL, 0, IOFF(default_tz), "offset (+hh:mm) for RFC3164 timestamps" },
 	{ "rateLimit.interval", PARAM_INT, "0", 0, IOFF(rl_interval), "rate-limit interval in seconds (0 = off)" },
 	{ "rateLimit.burst", PARAM_INT, "10000", 0, IOFF(rl_burst), "messages per interval" },
 	{ "udpserverrun", PARAM_ARRAY, "514", PARAM_LEGACY, IOFF(port), "$UDPServerRun (creates an input)" },
@@ -176,7 +179,9 @@ struct imudp_input {
 	size_t bufsize;
 	struct imudp_thread threads[IMUDP_MAX_THREADS];
 	struct ratelimit rl;
+	struct msg_origin tz;           /* only default_tz_*: copied to each sender's origin */
 	struct imudp_stats stats;
+	struct stats_obj *stats_obj;    /* statistics registry entry (stats.h) */
 };
 
 /* ---- module ---- */
@@ -240,11 +245,11 @@ static void *imudp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_err
 			  (long long)c->rcvbuf);
 		errs++;
 	}
-	if (c->default_tz)
-		cfg_warn(param_pos(o, "defaulttz"), "imudp: defaultTZ is accepted but not applied yet "
-			 "(issue #5)");
 	in = sl_xcalloc(1, sizeof(*in));
 	in->cfg = c;
+	if (c->default_tz && !msg_origin_parse_default_tz(&in->tz, c->default_tz))
+		cfg_warn(param_pos(o, "defaulttz"), "imudp: defaultTZ '%s' is not +hh:mm or -hh:mm; "
+			 "ignored", c->default_tz);
 	in->mod = mod;
 	in->wake_fd = -1;
 	if (c->ruleset) {
@@ -263,6 +268,12 @@ static void *imudp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_err
 		return NULL;
 	}
 	ratelimit_init(&in->rl, c->rl_interval, c->rl_burst, true, in->who);
+	/* rsyslog has a limiter per socket, "imudp(ADDR/PORT/IPv4)"; sluice one per
+	 * input, named after its first address and port */
+	char rlname[96];
+	snprintf(rlname, sizeof(rlname), "imudp(%s/%s/%s)", c->address ? c->address : "*",
+		 c->port.n ? c->port.v[0] : "514", c->address && strchr(c->address, ':') ? "IPv6" : "IPv4");
+	ratelimit_set_internal(&in->rl, rlname);
 	return in;
 }
 
@@ -272,7 +283,7 @@ static void batch_submit(struct imudp_input *in, struct msg **batch, int n, time
 {
 	if (n == 0)
 		return;
-	int ok = ratelimit_take(&in->rl, n, now);
+	int ok = ratelimit_take_from(&in->rl, n, now, batch[0]->origin->fromhost);
 	for (int i = ok; i < n; i++)
 		msg_release(batch[i]);
 	if (ok == 0)
@@ -299,6 +310,9 @@ static struct msg_origin *origin_for(struct imudp_thread *t, int si, const struc
 	struct msg_origin *o = msg_origin_create(host, ip, t->in->socks[si].inputname, t->in->ruleset);
 	if (!o)
 		return NULL;
+	o->default_tz_mode = t->in->tz.default_tz_mode;
+	o->default_tz_hour = t->in->tz.default_tz_hour;
+	o->default_tz_minute = t->in->tz.default_tz_minute;
 	msg_origin_release(c->origin); /* messages still holding it keep their reference */
 	c->origin = o;
 	c->sock = si;
@@ -454,6 +468,62 @@ static bool thread_setup(struct imudp_input *in, struct imudp_thread *t, int idx
 	return epoll_ctl(t->epfd, EPOLL_CTL_ADD, in->wake_fd, &ev) == 0;
 }
 
+/* Datagrams the kernel dropped on this input's sockets (receive buffer
+ * full): the "drops" column of /proc/net/udp and udp6 for the sockets'
+ * inodes. Read only when statistics are rendered. */
+static uint64_t imudp_kernel_drops(void *arg)
+{
+	struct imudp_input *in = arg;
+	unsigned long inodes[IMUDP_MAX_SOCKS];
+	int n = 0;
+	uint64_t drops = 0;
+	for (int i = 0; i < in->n_socks && n < IMUDP_MAX_SOCKS; i++) {
+		struct stat st;
+		if (fstat(in->socks[i].fd, &st) == 0)
+			inodes[n++] = (unsigned long)st.st_ino;
+	}
+	static const char *const files[] = { "/proc/net/udp", "/proc/net/udp6" };
+	for (int f = 0; f < 2; f++) {
+		FILE *fp = fopen(files[f], "r");
+		if (!fp)
+			continue;
+		char line[512];
+		while (fgets(line, sizeof(line), fp)) {
+			/* sl local rem st tx:rx tr:when retr uid timeout inode ref ptr drops */
+			unsigned long ino = 0, ref = 0;
+			unsigned long long dr = 0;
+			char ptr[64];
+			if (sscanf(line, " %*s %*s %*s %*s %*s %*s %*s %*s %*s %lu %lu %63s %llu",
+				   &ino, &ref, ptr, &dr) != 4)
+				continue;
+			for (int i = 0; i < n; i++)
+				if (inodes[i] == ino)
+					drops += dr;
+		}
+		fclose(fp);
+	}
+	return drops;
+}
+
+/* The statistics registry (stats.h): one object per input, named like
+ * rsyslog's "imudp(ADDR/PORT)", with rsyslog's "submitted" first. */
+static void imudp_stats_register(struct imudp_input *in)
+{
+	char name[200];
+	const unsigned R = STATS_CTR_RESETTABLE;
+	const struct imudp_inst_cfg *c = in->cfg;
+	snprintf(name, sizeof(name), "imudp(%s/%s)", c->address ? c->address : "*",
+		 c->port.n ? c->port.v[0] : "514");
+	struct stats_obj *o = in->stats_obj = stats_obj_create(name, "imudp");
+	stats_obj_add(o, "submitted", &in->stats.submitted, R);
+	stats_obj_add(o, "msgs.received", &in->stats.received, R);
+	stats_obj_add(o, "truncated", &in->stats.truncated, R);
+	stats_obj_add(o, "empty", &in->stats.empty, R);
+	stats_obj_add(o, "discarded.nomem", &in->stats.discarded_nomem, R);
+	stats_obj_add(o, "ratelimit.discarded", &in->rl.discarded, R);
+	stats_obj_add_fn(o, "kernel.drops", imudp_kernel_drops, in, 0);
+}
+
 static enum sl_rc imudp_in_start(void *arg)
 {
 	struct imudp_input *in = arg;
@@ -498,6 +568,7 @@ static enum sl_rc imudp_in_start(void *arg)
 			sl_err("%s: cannot set up receiver thread: %s", in->who, strerror(errno));
 			return SL_ERR_NOMEM;
 		}
+	imudp_stats_register(in);
 	return SL_OK;
 }
 
@@ -517,6 +588,7 @@ static void imudp_in_run(void *arg)
 			pthread_join(in->threads[i].tid, NULL);
 			in->threads[i].started = false;
 		}
+	ratelimit_flush(&in->rl); /* the loss report, while the queues still take it */
 	uint64_t discarded = atomic_load(&in->rl.discarded);
 	sl_dbg("%s: received %llu, submitted %llu, truncated %llu, rate-limited %llu", in->who,
 	       (unsigned long long)atomic_load(&in->stats.received),
@@ -540,6 +612,7 @@ static void imudp_in_destroy(void *arg)
 	struct imudp_input *in = arg;
 	if (!in)
 		return;
+	stats_obj_destroy(in->stats_obj);
 	for (int i = 0; i < IMUDP_MAX_THREADS; i++) {
 		struct imudp_thread *t = &in->threads[i];
 		if (t->in == NULL)

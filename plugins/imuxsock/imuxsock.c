@@ -31,6 +31,8 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* recvmmsg, struct ucred */
 #endif
+#include "sdnotify.h"
+#include "stats.h"
 #include "sluice.h"
 #include "module.h"
 #include "input.h"
@@ -91,7 +93,7 @@ static const struct param_desc ux_mod_params[] = {
 	{ "SysSock.UsePIDFromSystem", PARAM_BINARY, "off", 0, MOFF(sys_use_pid), "write the sender's real pid into the tag" },
 	{ "SysSock.ParseTrusted", PARAM_BINARY, "off", 0, MOFF(sys_parse_trusted), "trusted properties as $! fields (with Annotate)" },
 	{ "SysSock.Annotate", PARAM_BINARY, "off", 0, MOFF(sys_annotate), "add the trusted properties" },
-	{ "SysSock.FlowControl", PARAM_BINARY, "off", 0, MOFF(sys_flow), "block senders while the queue is nearly full" },
+	{ "SysSock.FlowControl", PARAM_BINARY, "off", 0, MOFF(sys_flow), "slow senders (up to 1 s a batch) above the queue's lightDelayMark" },
 	{ "SysSock.IgnoreTimestamp", PARAM_BINARY, "on", 0, MOFF(sys_ignore_ts), "timereported is the reception time" },
 	{ "SysSock.UseSysTimeStamp", PARAM_BINARY, "on", 0, MOFF(sys_use_sys_ts), "use the system's reception time" },
 	{ "SysSock.IgnoreOwnMessages", PARAM_BINARY, "on", 0, MOFF(sys_ignore_own), "drop messages sent by sluiced itself" },
@@ -142,7 +144,7 @@ static const struct param_desc ux_inst_params[] = {
 	{ "UsePIDFromSystem", PARAM_BINARY, "off", 0, IOFF(use_pid), "write the sender's real pid into the tag" },
 	{ "ParseTrusted", PARAM_BINARY, "off", 0, IOFF(parse_trusted), "trusted properties as $! fields (with Annotate)" },
 	{ "Annotate", PARAM_BINARY, "off", 0, IOFF(annotate), "add the trusted properties" },
-	{ "FlowControl", PARAM_BINARY, "off", 0, IOFF(flow), "block senders while the queue is nearly full" },
+	{ "FlowControl", PARAM_BINARY, "off", 0, IOFF(flow), "slow senders (up to 1 s a batch) above the queue's lightDelayMark" },
 	{ "IgnoreTimestamp", PARAM_BINARY, "on", 0, IOFF(ignore_ts), "timereported is the reception time" },
 	{ "UseSysTimeStamp", PARAM_BINARY, "on", 0, IOFF(use_sys_ts), "use the system's reception time" },
 	{ "IgnoreOwnMessages", PARAM_BINARY, "on", 0, IOFF(ignore_own), "drop messages sent by sluiced itself" },
@@ -207,6 +209,8 @@ struct ux_input {
 	struct msg *batch[UX_BATCH];
 	struct ux_pid_rl *rl;       /* UX_RL_SLOTS, only with rate limiting */
 	struct ux_stats stats;
+	struct stats_obj *stats_obj; /* statistics registry entry (stats.h) */
+	bool activated;             /* fd passed by systemd (socket activation) */
 };
 
 /* ---- module ---- */
@@ -237,7 +241,7 @@ static struct ux_input *ux_new(struct ux_inst_cfg *c, bool syssock)
 	in->is_syssock = syssock;
 	in->fd = -1;
 	in->wake_fd = -1;
-	in->fc = c->flow ? FLOW_DELAY : FLOW_NO_DELAY;
+	in->fc = c->flow ? FLOW_LIGHT_DELAY : FLOW_NO_DELAY; /* as rsyslog */
 	snprintf(in->who, sizeof(in->who), "imuxsock %s", c->socket ? c->socket : "?");
 	return in;
 }
@@ -653,6 +657,25 @@ static void read_batch(struct ux_input *in)
 
 /* ---- lifecycle ---- */
 
+/* The statistics registry (stats.h): rsyslog's "imuxsock" object
+ * ("submitted", "ratelimit.discarded"), one per socket. */
+static void ux_stats_register(struct ux_input *in)
+{
+	char name[300];
+	const unsigned R = STATS_CTR_RESETTABLE;
+	if (in->is_syssock)
+		snprintf(name, sizeof(name), "imuxsock");
+	else
+		snprintf(name, sizeof(name), "imuxsock(%s)", in->cfg->socket);
+	struct stats_obj *o = in->stats_obj = stats_obj_create(name, "imuxsock");
+	stats_obj_add(o, "submitted", &in->stats.submitted, R);
+	stats_obj_add(o, "ratelimit.discarded", &in->stats.ratelimited, R);
+	stats_obj_add(o, "msgs.received", &in->stats.received, R);
+	stats_obj_add(o, "own.discarded", &in->stats.own_discarded, R);
+	stats_obj_add(o, "truncated", &in->stats.truncated, R);
+	stats_obj_add(o, "discarded.nomem", &in->stats.discarded_nomem, R);
+}
+
 static enum sl_rc ux_in_start(void *arg)
 {
 	struct ux_input *in = arg;
@@ -667,7 +690,20 @@ static enum sl_rc ux_in_start(void *arg)
 		.passcred = true,
 	};
 	in->bufsize = glbl.max_msg_size > 0 ? (size_t)glbl.max_msg_size : 8096;
-	in->fd = net_listen_unix(c->socket, &uo, in->who);
+	/* socket activation (sluiced.socket, like Debian's syslog.socket):
+	 * systemd bound the socket and passes it in $LISTEN_FDS */
+	in->fd = sl_listen_fd_unix(c->socket, SOCK_DGRAM);
+	if (in->fd < 0 && in->is_syssock) /* Debian's syslog.socket, as rsyslog */
+		in->fd = sl_listen_fd_unix("/run/systemd/journal/syslog", SOCK_DGRAM);
+	if (in->fd >= 0) {
+		int one = 1;
+		in->activated = true;
+		if (setsockopt(in->fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) != 0)
+			sl_warn("%s: SO_PASSCRED: %s", in->who, strerror(errno));
+		sl_info("%s: using the socket passed by systemd", in->who);
+	} else {
+		in->fd = net_listen_unix(c->socket, &uo, in->who);
+	}
 	if (in->fd < 0)
 		return SL_ERR_IO;
 	in->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -688,6 +724,7 @@ static enum sl_rc ux_in_start(void *arg)
 		in->hdrs[i].msg_hdr.msg_iov = &in->iovs[i];
 		in->hdrs[i].msg_hdr.msg_iovlen = 1;
 	}
+	ux_stats_register(in);
 	return SL_OK;
 }
 
@@ -722,9 +759,10 @@ static void ux_in_destroy(void *arg)
 	struct ux_input *in = arg;
 	if (!in)
 		return;
+	stats_obj_destroy(in->stats_obj);
 	if (in->fd >= 0) {
 		close(in->fd);
-		if (in->cfg->unlink_sock)
+		if (in->cfg->unlink_sock && !in->activated) /* systemd's socket stays */
 			unlink(in->cfg->socket);
 	}
 	if (in->wake_fd >= 0)

@@ -27,10 +27,9 @@
  *
  * Differences from rsyslog, on purpose: asyncWriting="on" uses the same
  * buffered path (the writes are already batched per transaction, so a
- * separate writer thread only adds a hand-over; measured in
- * doc/benchmarks.md), flushInterval is honoured even without asyncWriting
- * (rsyslog then never flushes a partially filled buffer until it is full
- * or the file is closed), and dynaFileCacheSize may be up to 100,000
+ * separate writer thread would only add a hand-over), flushInterval is
+ * honoured even without asyncWriting (rsyslog then never flushes a
+ * partially filled buffer until it is full or the file is closed), and dynaFileCacheSize may be up to 100,000
  * (rsyslog: 1,000). sig.provider is refused at load.
  */
 #include "sluice.h"

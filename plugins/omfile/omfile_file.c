@@ -10,11 +10,12 @@
  * flush (so after a crash `zcat` reads everything up to the last flush;
  * gzip readers accept concatenated members), "off" does a Z_SYNC_FLUSH
  * (readable up to the flush, but the stream is only terminated at close).
- * With encryption the (zipped) bytes of a flush are padded with NULs to the
+ * With encryption the bytes of a flush are padded with NULs to the
  * cipher block length and encrypted (CBC chained across flushes), as
- * rsyslog's lmcry_gcry does. Transformed bytes that could not be written
- * stay in f->xout and are written first next time (never transformed
- * twice).
+ * rsyslog's lmcry_gcry does. The gzip/encryption state cannot carry over
+ * a failed write into a reopened file: a write error ends the member and
+ * the block, and the bytes of that flush are dropped (counted, logged);
+ * plain files keep every unwritten byte buffered.
  *
  * Threading: every function here runs with the action's mutex held
  * (see omfile.h); rotation runs its command synchronously under it.
@@ -116,7 +117,7 @@ int ofile_open(struct omfile_act *a, struct ofile *f)
 	}
 	struct stat st;
 	f->size = fstat(fd, &st) == 0 ? st.st_size : 0;
-	if (a->cry) {
+	if (a->cry && !f->cry) {
 		f->cry = cry_file_open(a->cry, name, f->size);
 		if (!f->cry) {
 			close(fd);
@@ -273,10 +274,29 @@ static void after_write(struct omfile_act *a, struct ofile *f)
 		rotate(a, f);
 }
 
+/* A write failed: close the file. For gzip/encrypted files the stream
+ * state cannot continue into a reopened (maybe new) file, so the gzip
+ * member and the encryption block end here and the transformed bytes not
+ * yet written are dropped (counted, logged); plain files keep everything
+ * unwritten in their buffer. */
 static bool write_error(struct omfile_act *a, struct ofile *f, int e)
 {
 	atomic_fetch_add_explicit(&a->stats.write_errors, 1, memory_order_relaxed);
-	omfile_log_err(a, "omfile: write error on file '%s': %s", f->name, strerror(e));
+	omfile_log_err(a, "omfile: write error on file '%s': %s%s", f->name, strerror(e),
+		       f->xout.len ? "; the compressed/encrypted bytes of this flush are lost" : "");
+	if (f->xout.len)
+		atomic_fetch_add_explicit(&a->stats.dropped, 1, memory_order_relaxed);
+	f->xout.len = 0;
+	if (f->cry) {
+		cry_file_close(f->cry, f->size);
+		f->cry = NULL;
+	}
+	if (f->zs) {
+		deflateEnd(f->zs);
+		free(f->zs);
+		f->zs = NULL;
+		f->zmember = false;
+	}
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;
@@ -290,9 +310,6 @@ bool ofile_write(struct omfile_act *a, struct ofile *f, const char *data, size_t
 	if (f->fd < 0 && ofile_open(a, f) < 0)
 		return false;
 	if (a->cfg->zip_level > 0 || f->cry) {
-		/* first what a failed write left over, then the new bytes */
-		if (!write_xout(a, f))
-			return write_error(a, f, errno);
 		if (!transform(a, f, data, len, false))
 			return write_error(a, f, ENOMEM);
 		f->buf.len = 0;

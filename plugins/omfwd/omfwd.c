@@ -267,6 +267,11 @@ static void *fwd_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 		cfg_error(pos_of(o, "ziplevel"), "omfwd: ZipLevel must be 0..9");
 		errs++;
 	}
+	/* as rsyslog: a ZipLevel without compression.mode means per-message
+	 * compression (the pre-7.3.11 behaviour, and legacy @(z9)host) */
+	if (a->comp == COMP_NONE && pos_of(o, "ziplevel") != &o->pos &&
+	    pos_of(o, "compression.mode") == &o->pos)
+		a->comp = COMP_SINGLE;
 	if (c->zip_level == 0)
 		a->comp = COMP_NONE;
 	if (a->comp == COMP_STREAM && !a->tcp) {
@@ -619,7 +624,7 @@ static void hist_add(struct fwd_wrk *w, const char *buf, const struct sbuf *ends
 		uint32_t he = (uint32_t)w->hist.len;
 		sbuf_append(&w->hbounds, (const char *)&he, sizeof(he));
 	}
-	if (w->hist.len > 2 * win) {
+	if (w->hist.len > win + win / 4) {
 		/* drop whole messages from the front until at most win remain */
 		int n = n_bounds(&w->hbounds), k = 0;
 		while (k < n && w->hist.len - bound_at(&w->hbounds, k) > win)

@@ -2,6 +2,13 @@
  * rsyslog.rfc3164 with its default parameters: the catch-all at the end of
  * the parser chain. It never fails: what does not parse stays in MSG.
  *
+ * A parser() instance (type="pmrfc3164") may change: the year after the
+ * time (detect.YearAfterTimestamp), '[' ']' around, '/' and '@' in the
+ * HOSTNAME (permit.*), a TAG that must end with ':' (else TAG "-" and the
+ * parse pointer goes back one byte before the would-be tag, as rsyslog's
+ * force.tagEndingByColon does), and one leading SP of MSG dropped
+ * (remove.msgFirstSpace).
+ *
  * Order, as in rsyslog 8.2302: invalid PRI -> nothing parsed; headerless
  * ("{" or "[" after optional SP/TAB) -> nothing parsed; timestamp (RFC3339,
  * then RFC3164, then RFC3164 after one SP); hostname (tried even without a
@@ -13,6 +20,9 @@
 #include "parser.h"
 #include "msg.h"
 #include "glbl.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 #define HOSTNAME_MAX 511 /* CONF_HOSTNAME_MAXSIZE - 1 */
 #define TAG_MAX 510      /* CONF_TAG_MAXSIZE - 2, before the ':' */
@@ -43,9 +53,16 @@ static uint32_t programname_len(const char *tag, uint32_t len)
 	return i;
 }
 
+static const struct pm_rfc3164_opts dflt_opts;
+
+void pm_rfc3164_parse(struct msg *m)
+{
+	pm_rfc3164_parse_opts(m, &dflt_opts);
+}
+
 /* Contract: m has been sanitised and its PRI parsed (m->raw is
  * NUL-terminated). Fills the timestamp, hostname, tag and msg spans. */
-void pm_rfc3164_parse(struct msg *m)
+void pm_rfc3164_parse_opts(struct msg *m, const struct pm_rfc3164_opts *o)
 {
 	const char *raw = m->raw;
 	const char *end = raw + m->raw_len;
@@ -76,14 +93,18 @@ void pm_rfc3164_parse(struct msg *m)
 
 	if (dt_scan_rfc3339_rs(&p, &len, end, &m->t_reported)) {
 		/* done */
-	} else if (dt_scan_rfc3164_rs(&p, &len, end, &m->t_reported, &m->t_received)) {
-		/* done */
+	} else if (dt_scan_rfc3164_rs_year(&p, &len, end, &m->t_reported, &m->t_received,
+					   o->detect_year_after_ts)) {
+		msg_apply_default_tz(m); /* defaultTZ of the input (#5) */
 	} else if (*p == ' ' && len > 1) { /* HP ProCurve: one leading SP */
 		p++;
 		len--;
-		if (!dt_scan_rfc3164_rs(&p, &len, end, &m->t_reported, &m->t_received)) {
+		if (!dt_scan_rfc3164_rs_year(&p, &len, end, &m->t_reported, &m->t_received,
+					     o->detect_year_after_ts)) {
 			p--;
 			len++;
+		} else {
+			msg_apply_default_tz(m);
 		}
 	}
 
@@ -98,8 +119,17 @@ void pm_rfc3164_parse(struct msg *m)
 	 * p[i] for i < len stays inside the buffer even when len is one too
 	 * many. */
 	if (len > 0) {
+		bool had_bracket = false;
 		i = 0;
-		while (i < len && is_host_char((unsigned char)p[i]) && i < HOSTNAME_MAX) {
+		if (o->permit_sq_brackets && p[0] == '[') {
+			had_bracket = true;
+			i = 1;
+		}
+		while (i < len && i < HOSTNAME_MAX) {
+			unsigned char c = (unsigned char)p[i];
+			if (!(is_host_char(c) || (c == ']' && had_bracket) ||
+			      (c == '@' && o->permit_atsigns) || (c == '/' && o->permit_slashes)))
+				break;
 			++i;
 			if (p[i] == ']')
 				break;
@@ -110,12 +140,23 @@ void pm_rfc3164_parse(struct msg *m)
 			m->flags &= (uint16_t)~MSG_HOST_IS_FROMHOST;
 			p += i;
 			len -= i;
-		} else if (i > 0 && is_alnum((unsigned char)p[i - 1]) && p[i] == ' ') {
-			m->hostname.off = (uint32_t)(p - raw);
-			m->hostname.len = (uint32_t)i;
-			m->flags &= (uint16_t)~MSG_HOST_IS_FROMHOST;
-			p += i + 1;
-			len -= i + 1;
+		} else if (i > 0) {
+			bool is_host = false;
+			if (had_bracket) {
+				if (p[i] == ']') {
+					++i;
+					is_host = true;
+				}
+			} else if (is_alnum((unsigned char)p[i - 1])) {
+				is_host = true;
+			}
+			if (is_host && p[i] == ' ') {
+				m->hostname.off = (uint32_t)(p - raw);
+				m->hostname.len = (uint32_t)i;
+				m->flags &= (uint16_t)~MSG_HOST_IS_FROMHOST;
+				p += i + 1;
+				len -= i + 1;
+			}
 		}
 	}
 
@@ -132,6 +173,32 @@ tag:
 		p++;
 		len--;
 		i++;
+	} else if (o->force_tag_colon) {
+		/* not a tag: rsyslog goes back i + 1 bytes (one before the
+		 * would-be tag) and sets the TAG "-" */
+		p -= i + 1;
+		len += i + 1;
+		if (p < raw) /* rsyslog would read before its buffer; stay in it */
+			p = raw;
+		const char *dash = memchr(raw, '-', (size_t)m->raw_len);
+		if (!dash) {
+			/* the span needs a "-" somewhere in raw: keep it after
+			 * the terminating NUL of a copy (rare: only this option) */
+			char *copy = malloc((size_t)m->raw_len + 3);
+			if (copy) {
+				uint32_t off = (uint32_t)(p - raw);
+				memcpy(copy, raw, (size_t)m->raw_len + 1);
+				copy[m->raw_len + 1] = '-';
+				copy[m->raw_len + 2] = '\0';
+				msg_set_raw(m, copy, m->raw_len);
+				raw = m->raw;
+				end = raw + m->raw_len;
+				p = raw + off;
+				dash = raw + m->raw_len + 1;
+			}
+		}
+		m->tag.off = dash ? (uint32_t)(dash - raw) : m->tag.off;
+		i = dash ? 1 : 0;
 	}
 	m->tag.len = (uint32_t)i;
 	if (i > 0)
@@ -139,6 +206,8 @@ tag:
 	m->programname_len = programname_len(raw + m->tag.off, m->tag.len);
 
 done:
+	if (o->remove_msg_first_space && p < end && *p == ' ')
+		p++;
 	if (p > end) /* the year-first overcount consumed the NUL */
 		p = end;
 	m->msg.off = (uint32_t)(p - raw);

@@ -5,6 +5,8 @@
 # dynaFile="/dir/%HOSTNAME%.log" with dynaFileCacheSize="100". There must be
 # exactly 10,000 files, each holding exactly its host's 3 lines (the host
 # name in each line matches the file), and every msgnum exactly once.
+# A second action names its files from the syslog tag with secpath-replace:
+# a tag of "../../evil" must not create a file outside its directory.
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
 require_tool tcpflood "$TCPFLOOD"
@@ -24,14 +26,21 @@ cat >"$TESTDIR/test.conf" <<CONF
 module(load="imtcp")
 template(name="dyn" type="string" string="$OUTDIR/%HOSTNAME%.log")
 template(name="line" type="string" string="%HOSTNAME% %msg%\n")
+template(name="bytag" type="string" string="$TESTDIR/sec/%syslogtag:::secpath-replace%.log")
 input(type="imtcp" port="$PORT" address="127.0.0.1" ruleset="r")
 ruleset(name="r") {
+	if \$hostname == "evilhost" then {
+		action(type="omfile" dynaFile="bytag" template="line")
+		stop
+	}
 	action(type="omfile" dynaFile="dyn" template="line" dynaFileCacheSize="100")
 }
 CONF
 start_dut "$TESTDIR/test.conf"
 "$TCPFLOOD" -p "$PORT" -I "$TESTDIR/input.txt" -m "$N" -q ||
 	fail "expected tcpflood to send $N messages, got exit status $?"
+printf '%s\n' '<13>Mar  1 01:00:00 evilhost ../../evil: climbing out' >"$TESTDIR/evil.txt"
+send_file "$TESTDIR/evil.txt"
 deadline=$((SECONDS + 120))
 while :; do
 	got=$(find "$OUTDIR" -name '*.log' -type f -print0 2>/dev/null | xargs -0 -r cat | wc -l)
@@ -40,7 +49,15 @@ while :; do
 	kill -0 "$DAEMON_PID" 2>/dev/null || fail "expected the daemon to run, it died"
 	sleep 0.5
 done
+wait_stable 10 "$TESTDIR/sec"
 stop_daemon
+[ ! -e "$TESTDIR/evil" ] && [ ! -e "$TESTDIR/../evil" ] && [ ! -e "$TESTDIR/evil:.log" ] ||
+	fail "expected secpath-replace to keep the file inside $TESTDIR/sec, got a file outside"
+nsec=$(find "$TESTDIR/sec" -type f | wc -l)
+[ "$nsec" = 1 ] && find "$TESTDIR/sec" -type f -exec cat {} + | grep -q 'climbing out' ||
+	fail "expected one file in $TESTDIR/sec with the evil line, got $nsec: $(ls -a "$TESTDIR/sec" 2>&1)"
+[ -z "$(find "$TESTDIR" -newer "$TESTDIR/evil.txt" -name '*evil*' -not -path "$TESTDIR/sec/*" -not -name evil.txt)" ] ||
+	fail "expected no evil file outside $TESTDIR/sec"
 
 python3 - "$OUTDIR" "$HOSTS" "$PER" <<'PY' ||
 import os, re, sys

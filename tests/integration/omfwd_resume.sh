@@ -3,9 +3,8 @@
 # Phase 1: sluiced forwards a paced flood to a real rsyslogd; the receiver is
 # stopped in the middle, stays down for a few seconds and is started again.
 # The action suspends (action.resumeRetryCount="-1", resumeInterval 1 s) while
-# the ruleset's in-memory queue holds what arrives meanwhile and flow control
-# slows the sender (a disk-assisted action queue is the production setting;
-# TODO(#6): use one here once action queues are done, see issue #4). Every message must reach the receiver at least once
+# its disk-assisted action queue (small in memory, so it spills to disk)
+# holds what arrives meanwhile. Every message must reach the receiver at least once
 # (at-least-once: the resend window may repeat a few around the loss).
 # Phase 2: target=["127.0.0.1","127.0.0.2"]: the primary receiver is stopped
 # during the flood; the rest must arrive at the secondary, nothing lost.
@@ -23,11 +22,15 @@ template(name="raw" type="string" string="%rawmsg%\n")
 input(type="imtcp" port="$P_B" address="127.0.0.1" ruleset="r")
 ruleset(name="r") { action(type="omfile" file="$OUT" template="raw") }
 EOF
+mkdir -p "$TESTDIR/spool"
 cat >"$TESTDIR/s.conf" <<EOF
+global(workDirectory="$TESTDIR/spool")
 module(load="imtcp")
 input(type="imtcp" port="$PORT" address="127.0.0.1" ruleset="fwd")
 ruleset(name="fwd") {
 	action(type="omfwd" target="127.0.0.1" port="$P_B" protocol="tcp" resendWindow="${WINDOW:-256k}"
+	       queue.type="LinkedList" queue.filename="fwdq" queue.size="5000"
+	       queue.highWatermark="4000" queue.lowWatermark="1000" queue.saveOnShutdown="on"
 	       action.resumeRetryCount="-1" action.resumeInterval="1")
 }
 EOF

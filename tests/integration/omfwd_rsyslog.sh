@@ -7,8 +7,9 @@
 # writes %rawmsg% of every message it gets. The files B wrote for A and for
 # S must be identical (sorted, so the check does not depend on interleaving
 # of the UDP and TCP paths), and hold every message sent.
-# A second phase sends the same messages with compression.mode="single"
-# (rsyslog's 'z' frames) over octet-counted TCP and compares again.
+# Two more actions in the same run cover compression.mode="single" (rsyslog's
+# 'z' frames, which B decompresses) over octet-counted TCP and the legacy
+# selector action `*.* @@(o,z5)host:port` (octet-counted, zlib).
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
 require_tool tcpflood "$TCPFLOOD"
@@ -26,7 +27,7 @@ NFIX=$(count_lines "$INPUT")
 # receiver B: one port per (sender, transport)
 P_B=$(get_free_port)
 declare -A BP
-for k in a_udp a_tcp a_oc a_z s_udp s_tcp s_oc s_z; do BP[$k]=$(get_free_port); done
+for k in a_udp a_tcp a_oc a_z a_lg s_udp s_tcp s_oc s_z s_lg; do BP[$k]=$(get_free_port); done
 {
 	echo 'module(load="imtcp") module(load="imudp")'
 	echo 'template(name="raw" type="string" string="%rawmsg%\n")'
@@ -55,6 +56,7 @@ sender_conf() { # $1 = a|s, $2 = listen port
 		       tcp_framing="octet-counted")
 		action(type="omfwd" target="127.0.0.1" port="${BP[${1}_z]}" protocol="tcp"
 		       tcp_framing="octet-counted" compression.mode="single" ziplevel="6")
+		*.* @@(o,z5)127.0.0.1:${BP[${1}_lg]}
 	}
 	EOF
 }
@@ -78,7 +80,7 @@ for who in a s; do
 	[ $who = s ] && p=$P_S
 	"$TCPFLOOD" -p "$p" -I "$INPUT" -m "$NFIX" -q || fail "expected tcpflood to send the fixed lines"
 	"$TCPFLOOD" -p "$p" -m "$N" -r 5000 -q || fail "expected tcpflood to send $N messages"
-	for t in udp tcp oc z; do
+	for t in udp tcp oc z lg; do
 		wait_lines "$TESTDIR/b_${who}_$t.log" "$TOTAL" 60
 	done
 done
@@ -87,7 +89,7 @@ stop_daemon "$PID_A"
 sleep 0.5
 stop_daemon "$PID_B"
 
-for t in udp tcp oc z; do
+for t in udp tcp oc z lg; do
 	a=$TESTDIR/b_a_$t.log s=$TESTDIR/b_s_$t.log
 	na=$(count_lines "$a") ns=$(count_lines "$s")
 	[ "$na" = "$TOTAL" ] || fail "expected $TOTAL messages from rsyslogd's omfwd ($t), got $na"
@@ -99,5 +101,5 @@ for t in udp tcp oc z; do
 	grep -a ' tag msgnum:' "$s" | python3 "$CHECK_SEQ" - --expect "$N" >/dev/null ||
 		fail "expected msgnum 0..$((N - 1)) once each over $t"
 done
-log "ok: $TOTAL messages byte-identical to rsyslogd's omfwd over udp, tcp, octet-counted tcp, zlib single"
+log "ok: $TOTAL messages byte-identical to rsyslogd's omfwd over udp, tcp, octet-counted tcp, zlib single, legacy @@(o,z5)"
 exit 0

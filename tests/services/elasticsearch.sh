@@ -17,18 +17,30 @@
 # download fails, the test is skipped (exit 77) with the reason.
 #
 # Threading model: plain sequential shell. The server runs as a background
-# process of the test shell (through runuser); its PID is stopped by
-# es_stop, and by the EXIT trap of tests/lib.sh (kill_daemons) when a test
-# dies early, so no server outlives its test.
+# process of the test shell (through runuser, which does not take its
+# children down when it is killed), so the server's own PID is taken from
+# the pidfile it writes (-p) and stopped by es_stop, which this file also
+# runs from the test's EXIT trap (before tests/lib.sh's cleanup): no server
+# outlives its test, whether the test passes, fails or is interrupted.
 
 ES_CACHE=${ES_CACHE:-/var/tmp/sluice-services}
 ES_VERSION=${ES_VERSION:-8.19.0}
 OS_VERSION=${OS_VERSION:-2.19.3}
 ES_USER=${ES_USER:-sluice-es}
-ES_START_TIMEOUT=${ES_START_TIMEOUT:-120}
+ES_START_TIMEOUT=${ES_START_TIMEOUT:-240}
 ES_PID=
 ES_PORT=
 ES_URL=
+ES_STATE=
+
+# the EXIT trap of tests/lib.sh, with the server stopped first
+_es_exit() {
+	local rc=$?
+	es_stop_quiet
+	(exit "$rc")
+	_sl_cleanup
+}
+trap _es_exit EXIT
 
 # _es_fetch FLAVOR: makes sure the unpacked distribution is in the cache;
 # prints its home directory.
@@ -136,9 +148,8 @@ _es_launch() {
 	jhome=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
 	env "$confvar=$ES_STATE/config" ES_TMPDIR="$ES_STATE/tmp" OPENSEARCH_TMPDIR="$ES_STATE/tmp" \
 		ES_JAVA_HOME="$jhome" OPENSEARCH_JAVA_HOME="$jhome" JAVA_HOME="$jhome" \
-		"${run[@]}" "$ES_HOME/bin/$bin" >>"$logf" 2>&1 &
+		"${run[@]}" "$ES_HOME/bin/$bin" -p "$ES_STATE/server.pid" >>"$logf" 2>&1 &
 	ES_PID=$!
-	_SL_PIDS="$_SL_PIDS $ES_PID"
 	_SL_LOGS="$_SL_LOGS $logf"
 	ES_URL="http://127.0.0.1:$ES_PORT"
 	local deadline=$((SECONDS + ES_START_TIMEOUT))
@@ -154,21 +165,34 @@ _es_launch() {
 	fail "expected $ES_FLAVOR to answer /_cluster/health within $ES_START_TIMEOUT s, got nothing"
 }
 
-# es_stop: stops the server by its PID (SIGTERM, then SIGKILL after 30 s).
-es_stop() {
-	[ -n "$ES_PID" ] || return 0
-	# runuser forwards SIGTERM to the JVM
-	kill -TERM "$ES_PID" 2>/dev/null
-	local i
+# _es_server_pid: the JVM's PID from its pidfile (empty if none).
+_es_server_pid() {
+	[ -n "$ES_STATE" ] && [ -s "$ES_STATE/server.pid" ] && cat "$ES_STATE/server.pid"
+}
+
+# es_stop_quiet: stops the server (SIGTERM to the JVM by its pidfile, then
+# SIGKILL after 30 s) and the runuser wrapper by its PID; never fails.
+es_stop_quiet() {
+	local spid i
+	spid=$(_es_server_pid)
+	[ -n "$spid" ] && kill -TERM "$spid" 2>/dev/null
+	[ -n "$ES_PID" ] && kill -TERM "$ES_PID" 2>/dev/null
 	for ((i = 0; i < 300; i++)); do
-		kill -0 "$ES_PID" 2>/dev/null || break
+		{ [ -n "$spid" ] && kill -0 "$spid" 2>/dev/null; } ||
+			{ [ -n "$ES_PID" ] && kill -0 "$ES_PID" 2>/dev/null; } || break
 		sleep 0.1
 	done
-	kill -KILL "$ES_PID" 2>/dev/null
-	wait "$ES_PID" 2>/dev/null
-	_SL_PIDS=$(echo "$_SL_PIDS" | tr ' ' '\n' | grep -vx "$ES_PID" | tr '\n' ' ')
+	[ -n "$spid" ] && kill -KILL "$spid" 2>/dev/null
+	[ -n "$ES_PID" ] && { kill -KILL "$ES_PID" 2>/dev/null; wait "$ES_PID" 2>/dev/null; }
+	[ -n "$ES_STATE" ] && rm -f "$ES_STATE/server.pid"
 	ES_PID=
-	# a JVM left behind by runuser (should not happen) would hold the port
+	return 0
+}
+
+# es_stop: es_stop_quiet, then fails the test if the port stays open.
+es_stop() {
+	es_stop_quiet
+	local i
 	for ((i = 0; i < 100; i++)); do
 		port_open "$ES_PORT" || return 0
 		sleep 0.1

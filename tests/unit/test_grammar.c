@@ -594,6 +594,51 @@ START_TEST(t_functions)
 }
 END_TEST
 
+/* Syntax-error recovery: after an error the parser resumes at the next
+ * top-level object or statement, so one run reports all three errors,
+ * each at its own line, and counts them. */
+START_TEST(t_error_recovery)
+{
+	int nerr = 0;
+	struct cfg_tree *t = parse("set $.a = ;\n"
+				   "action(type=\"omfile\" file=\"/tmp/x\")\n"
+				   "if then stop\n"
+				   "template(name=\"a\" type=\"string\" string=\"x\")\n"
+				   "set $.b = 1 +;\n", &nerr);
+	ck_assert_ptr_null(t);
+	ck_assert_int_eq(nerr, 3);
+	ck_assert_ptr_nonnull(strstr(errbuf, "test.conf:1: syntax error at ';'"));
+	ck_assert_ptr_nonnull(strstr(errbuf, "test.conf:3: syntax error at 'then'"));
+	ck_assert_ptr_nonnull(strstr(errbuf, "test.conf:5: syntax error at ';'"));
+	ck_assert_ptr_null(strstr(errbuf, "test.conf:2:"));
+	ck_assert_ptr_null(strstr(errbuf, "test.conf:4:"));
+	/* and a config without errors still parses */
+	t = parse("set $.a = 1;\n", &nerr);
+	ck_assert_ptr_nonnull(t);
+	cfg_tree_free(t);
+}
+END_TEST
+
+/* Selector decoding with '!' as rsyslog 8.2302 does it
+ * (tests/diff/configs/prifilt_negate.conf checks it against rsyslogd). */
+START_TEST(t_prifilt_negate)
+{
+	uint8_t m[25];
+	char err[256];
+	ck_assert(cfg_decode_prifilt("local0.!warning", m, err, sizeof(err)));
+	for (int i = 0; i < 25; i++)
+		ck_assert_int_eq(m[i], 0);
+	ck_assert(cfg_decode_prifilt("*.*;local0.!warning", m, err, sizeof(err)));
+	ck_assert_int_eq(m[16], 0xe0); /* notice, info, debug */
+	ck_assert_int_eq(m[0], 0xff);
+	ck_assert(cfg_decode_prifilt("mail.*;mail.!=info", m, err, sizeof(err)));
+	ck_assert_int_eq(m[2], 0xbf);
+	ck_assert(cfg_decode_prifilt("local1.!none", m, err, sizeof(err)));
+	ck_assert_int_eq(m[17], 0xff);
+	ck_assert_int_eq(m[16], 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("grammar");
@@ -609,6 +654,8 @@ int main(void)
 	tcase_add_test(tc, t_exec_vars);
 	tcase_add_test(tc, t_exec_call_stop);
 	tcase_add_test(tc, t_functions);
+	tcase_add_test(tc, t_error_recovery);
+	tcase_add_test(tc, t_prifilt_negate);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

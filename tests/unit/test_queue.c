@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "msg.h"
@@ -215,6 +216,126 @@ START_TEST(no_delay_discards_when_full)
 }
 END_TEST
 
+/* FLOW_LIGHT_DELAY (imuxsock, imklog): above lightDelayMark a batch waits
+ * about 1 s, then goes in all the same; below the mark, no wait; a full
+ * queue discards as FLOW_NO_DELAY does. */
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+START_TEST(light_delay_waits_then_enqueues)
+{
+	struct queue_cfg c;
+	queue_cfg_defaults(&c, QUEUE_ROLE_MAIN, false);
+	c.type = QUEUE_FIXED_ARRAY;
+	c.size = 100;
+	c.light_delay_mark = 10;
+	c.timeout_enqueue = 10;
+	struct sink s;
+	sink_init(&s, 1000);
+	struct queue *q = queue_create("l", &c, consume, &s);
+	/* not started: nothing is consumed */
+	struct msg *buf[100];
+	for (int i = 0; i < 20; i++)
+		buf[i] = mk(i);
+	double t0 = now_s();
+	queue_enqueue(q, buf, 20, FLOW_LIGHT_DELAY);      /* 0 < mark: no wait */
+	ck_assert(now_s() - t0 < 0.5);
+	ck_assert_uint_eq(atomic_load(&q->stats.light_delayed), 0);
+	for (int i = 0; i < 20; i++)
+		buf[i] = mk(20 + i);
+	t0 = now_s();
+	queue_enqueue(q, buf, 20, FLOW_LIGHT_DELAY);      /* 20 >= mark: ~1 s */
+	double dt = now_s() - t0;
+	ck_assert_msg(dt >= 0.9 && dt < 3.0, "light delay took %.2f s", dt);
+	ck_assert_uint_eq(atomic_load(&q->stats.light_delayed), 1);
+	ck_assert_uint_eq(queue_size(q), 40);
+	for (int i = 0; i < 20; i++)
+		buf[i] = mk(40 + i);
+	t0 = now_s();
+	queue_enqueue(q, buf, 20, FLOW_NO_DELAY);         /* no delay class */
+	ck_assert(now_s() - t0 < 0.5);
+	for (int i = 0; i < 70; i++)
+		buf[i] = mk(60 + i);
+	queue_enqueue(q, buf, 70, FLOW_LIGHT_DELAY);      /* 40 fit, 30 discarded */
+	ck_assert_uint_eq(queue_size(q), 100);
+	ck_assert_uint_eq(atomic_load(&q->stats.discarded_full), 30);
+	ck_assert_uint_eq(atomic_load(&q->stats.light_delayed), 2);
+	queue_destroy(q);
+	free(s.seen);
+}
+END_TEST
+
+/* Workers on demand: worker k starts when more than
+ * k * workerThreadMinimumMessages wait, and every worker ends after
+ * timeoutWorkerThreadShutdown ms without work; new work starts one again. */
+static pthread_mutex_t gate_mtx = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
+static bool gate_open;
+
+static void consume_gated(void *arg, struct msg **msgs, int n, struct worker *w)
+{
+	pthread_mutex_lock(&gate_mtx);
+	while (!gate_open)
+		pthread_cond_wait(&gate_cv, &gate_mtx);
+	pthread_mutex_unlock(&gate_mtx);
+	consume(arg, msgs, n, w);
+}
+
+static int running(struct queue *q)
+{
+	pthread_mutex_lock(&q->mtx);
+	int n = q->n_running;
+	pthread_mutex_unlock(&q->mtx);
+	return n;
+}
+
+START_TEST(workers_on_demand_and_idle_exit)
+{
+	struct queue_cfg c;
+	queue_cfg_defaults(&c, QUEUE_ROLE_MAIN, false);
+	c.type = QUEUE_LINKED_LIST;
+	c.size = 1000;
+	c.dequeue_batch_size = 10;
+	c.worker_threads = 3;
+	c.worker_min_msgs = 100;
+	c.timeout_worker_shutdown = 300;
+	struct sink s;
+	sink_init(&s, 1000);
+	gate_open = false;
+	struct queue *q = queue_create("w", &c, consume_gated, &s);
+	ck_assert_int_eq(queue_start(q), SL_OK);
+	ck_assert_int_eq(running(q), 1);           /* only the first */
+	enqueue_range(q, 0, 50, 50);
+	usleep(100000);
+	ck_assert_int_eq(running(q), 1);           /* 50 < 100: no second */
+	enqueue_range(q, 50, 250, 200);            /* 240 wait: 2 more */
+	ck_assert_int_eq(running(q), 3);
+	ck_assert_uint_eq(atomic_load(&q->stats.worker_starts), 3);
+	pthread_mutex_lock(&gate_mtx);
+	gate_open = true;
+	pthread_cond_broadcast(&gate_cv);
+	pthread_mutex_unlock(&gate_mtx);
+	for (int i = 0; i < 100 && running(q) > 0; i++)
+		usleep(20000);                     /* 300 ms idle, then they end */
+	ck_assert_int_eq(running(q), 0);
+	ck_assert_uint_eq(atomic_load(&q->stats.worker_idle_exits), 3);
+	ck_assert_int_eq(s.total, 250);
+	enqueue_range(q, 250, 255, 5);             /* work again: one starts */
+	ck_assert_int_eq(running(q), 1);
+	ck_assert_uint_eq(atomic_load(&q->stats.worker_starts), 4);
+	queue_drain_and_stop(q);
+	ck_assert_int_eq(s.total, 255);
+	for (int i = 0; i < 255; i++)
+		ck_assert_int_eq(s.seen[i], 1);
+	queue_destroy(q);
+	free(s.seen);
+}
+END_TEST
+
 START_TEST(legacy_main_defaults)
 {
 	struct queue_cfg c;
@@ -243,6 +364,8 @@ int main(void)
 	tcase_add_test(tc, fixed_array_parallel);
 	tcase_add_test(tc, linked_list_parallel);
 	tcase_add_test(tc, no_delay_discards_when_full);
+	tcase_add_test(tc, light_delay_waits_then_enqueues);
+	tcase_add_test(tc, workers_on_demand_and_idle_exit);
 	tcase_add_test(tc, legacy_main_defaults);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
