@@ -1,9 +1,11 @@
-/* queue.c — the queue engine: configuration (queue.* parameters with
- * rsyslog's defaults), the in-memory stores (FixedArray ring, LinkedList
- * chunks), Direct queues, the disk part of Disk and disk-assisted queues
- * (runtime/queue_disk.c), worker threads with batch dequeue, flow control
- * (full/light delay marks, discardMark), draining and persisting at stop,
- * and the statistics of every queue.
+/* queue.c — the queue engine's core: creating and starting queues,
+ * Direct queues, worker threads (started on demand, ended when idle) with
+ * batch dequeue, enqueue with flow control (full/light delay marks,
+ * discardMark), draining at stop, and the statistics of every queue.
+ * Beside it: queue_cfg.c (queue.* parameters and rsyslog's defaults),
+ * queue_array.c (FixedArray ring) and queue_list.c (LinkedList chunks),
+ * queue_da.c (disk-assisted spilling, handed-back batches, saving at stop)
+ * and queue_disk.c (the disk part of Disk and DA queues).
  *
  * Threading: one mutex per queue guards its storage (memory and disk
  * part), counts and flags; it is taken once per enqueued batch and once
@@ -17,6 +19,7 @@
 #include "queue.h"
 #include "stats.h"
 #include "queue_disk.h"
+#include "queue_int.h"
 #include "msg.h"
 #include "log.h"
 #include "worker.h"
@@ -29,248 +32,6 @@
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
-
-#define CHUNK_MSGS 1024
-
-struct queue_chunk {
-	struct queue_chunk *next;
-	size_t n;                 /* slots used */
-	struct msg *m[CHUNK_MSGS];
-};
-
-void queue_cfg_defaults(struct queue_cfg *c, enum queue_role role, bool legacy_main)
-{
-	memset(c, 0, sizeof(*c));
-	c->min_dequeue_batch_size = 0;
-	c->min_dequeue_batch_timeout = 1000;
-	c->worker_min_msgs = -1;
-	c->high_watermark = c->low_watermark = -1;
-	c->discard_mark = -1;
-	c->discard_severity = 8;
-	c->full_delay_mark = c->light_delay_mark = -1;
-	c->timeout_enqueue = 2000;
-	c->timeout_action_completion = 1000;
-	c->timeout_worker_shutdown = 60000;
-	c->save_on_shutdown = true;
-	c->worker_threads = 1;
-	c->checkpoint_interval = 0;
-	c->sync_queue_files = false;
-	c->dequeue_slowdown = 0;
-	c->dequeue_time_begin = 0;
-	c->dequeue_time_end = 25;
-	switch (role) {
-	case QUEUE_ROLE_ACTION:
-		c->type = QUEUE_DIRECT;
-		c->size = 1000;
-		c->dequeue_batch_size = 128;
-		c->timeout_shutdown = 10;
-		c->max_file_size = 1024 * 1024;
-		break;
-	case QUEUE_ROLE_MAIN:
-	case QUEUE_ROLE_RULESET:
-		c->type = QUEUE_FIXED_ARRAY;
-		c->size = 50000;
-		c->dequeue_batch_size = 1024;
-		c->timeout_shutdown = 1500;
-		c->max_file_size = 16 * 1024 * 1024;
-		if (legacy_main) {
-			/* rsyslog's legacy main-queue defaults differ (REFERENCE §4). */
-			c->size = 100000;
-			c->dequeue_batch_size = 256;
-			c->worker_threads = 2;
-			c->worker_min_msgs = 40000;
-			c->high_watermark = 80000;
-			c->low_watermark = 20000;
-			c->discard_mark = 98000;
-			c->max_file_size = 1024 * 1024;
-		}
-		break;
-	}
-}
-
-void queue_cfg_free(struct queue_cfg *c)
-{
-	free(c->filename);
-	free(c->spool_directory);
-	free(c->cry_provider);
-	free(c->cry_key);
-	free(c->cry_keyfile);
-	free(c->cry_algo);
-	free(c->cry_mode);
-	c->filename = c->spool_directory = NULL;
-	c->cry_provider = c->cry_key = c->cry_keyfile = c->cry_algo = c->cry_mode = NULL;
-}
-
-static char *dup_or_null(const char *s)
-{
-	return s ? sl_xstrdup(s) : NULL;
-}
-
-void queue_cfg_copy(struct queue_cfg *dst, const struct queue_cfg *src)
-{
-	*dst = *src;
-	dst->filename = dup_or_null(src->filename);
-	dst->spool_directory = dup_or_null(src->spool_directory);
-	dst->cry_provider = dup_or_null(src->cry_provider);
-	dst->cry_key = dup_or_null(src->cry_key);
-	dst->cry_keyfile = dup_or_null(src->cry_keyfile);
-	dst->cry_algo = dup_or_null(src->cry_algo);
-	dst->cry_mode = dup_or_null(src->cry_mode);
-}
-
-struct qparam {
-	const char *name;
-	size_t off;
-	int kind; /* 0 int, 1 size, 2 bool, 3 string, 4 type */
-};
-
-#define QOFF(f) offsetof(struct queue_cfg, f)
-static const struct qparam qparams[] = {
-	{ "queue.type", QOFF(type), 4 },
-	{ "queue.size", QOFF(size), 1 },
-	{ "queue.dequeuebatchsize", QOFF(dequeue_batch_size), 1 },
-	{ "queue.mindequeuebatchsize", QOFF(min_dequeue_batch_size), 1 },
-	{ "queue.mindequeuebatchsize.timeout", QOFF(min_dequeue_batch_timeout), 0 },
-	{ "queue.workerthreads", QOFF(worker_threads), 0 },
-	{ "queue.workerthreadminimummessages", QOFF(worker_min_msgs), 1 },
-	{ "queue.highwatermark", QOFF(high_watermark), 1 },
-	{ "queue.lowwatermark", QOFF(low_watermark), 1 },
-	{ "queue.discardmark", QOFF(discard_mark), 1 },
-	{ "queue.discardseverity", QOFF(discard_severity), 0 },
-	{ "queue.fulldelaymark", QOFF(full_delay_mark), 1 },
-	{ "queue.lightdelaymark", QOFF(light_delay_mark), 1 },
-	{ "queue.timeoutshutdown", QOFF(timeout_shutdown), 0 },
-	{ "queue.timeoutenqueue", QOFF(timeout_enqueue), 0 },
-	{ "queue.timeoutactioncompletion", QOFF(timeout_action_completion), 0 },
-	{ "queue.timeoutworkerthreadshutdown", QOFF(timeout_worker_shutdown), 0 },
-	{ "queue.maxfilesize", QOFF(max_file_size), 1 },
-	{ "queue.maxdiskspace", QOFF(max_disk_space), 1 },
-	{ "queue.saveonshutdown", QOFF(save_on_shutdown), 2 },
-	{ "queue.filename", QOFF(filename), 3 },
-	{ "queue.spooldirectory", QOFF(spool_directory), 3 },
-	{ "queue.checkpointinterval", QOFF(checkpoint_interval), 0 },
-	{ "queue.syncqueuefiles", QOFF(sync_queue_files), 2 },
-	{ "queue.dequeueslowdown", QOFF(dequeue_slowdown), 0 },
-	{ "queue.dequeuetimebegin", QOFF(dequeue_time_begin), 0 },
-	{ "queue.dequeuetimeend", QOFF(dequeue_time_end), 0 },
-	{ "queue.cry.provider", QOFF(cry_provider), 3 },
-	{ "queue.cry.key", QOFF(cry_key), 3 },
-	{ "queue.cry.keyfile", QOFF(cry_keyfile), 3 },
-	{ "queue.cry.algo", QOFF(cry_algo), 3 },
-	{ "queue.cry.mode", QOFF(cry_mode), 3 },
-};
-
-/* queue.* parameters that rsyslog knows and that sluice accepts without
- * acting on them (doc/queues.md says why). */
-static const char *const qparams_later[] = {
-	"queue.samplinginterval", "queue.takeflowctlfrommsg",
-};
-
-bool queue_cfg_from_obj(struct queue_cfg *c, struct cfg_obj *o)
-{
-	bool ok = true;
-	for (struct cfg_param *p = o->params; p; p = p->next) {
-		if (strncmp(p->name, "queue.", 6) != 0)
-			continue;
-		const struct qparam *qp = NULL;
-		for (size_t i = 0; i < SL_ARRAY_SIZE(qparams); i++)
-			if (strcmp(p->name, qparams[i].name) == 0)
-				qp = &qparams[i];
-		if (!qp) {
-			bool later = false;
-			for (size_t i = 0; i < SL_ARRAY_SIZE(qparams_later); i++)
-				if (strcmp(p->name, qparams_later[i]) == 0)
-					later = true;
-			if (later) {
-				p->used = true;
-				continue;
-			}
-			cfg_error(&p->pos, "queue parameter '%s' is not known", p->name);
-			ok = false;
-			continue;
-		}
-		p->used = true;
-		if (p->val.is_array) {
-			cfg_error(&p->pos, "parameter '%s' takes a single value, not an array", p->name);
-			ok = false;
-			continue;
-		}
-		const char *v = p->val.str;
-		char *field = (char *)c + qp->off;
-		int64_t n;
-		bool b;
-		switch (qp->kind) {
-		case 0:
-		case 1:
-			if (!(qp->kind ? param_value_size(v, &n) : param_value_int(v, &n))) {
-				cfg_error(&p->pos, "parameter '%s': '%s' is not a number", p->name, v);
-				ok = false;
-			} else {
-				*(int64_t *)field = n;
-			}
-			break;
-		case 2:
-			if (!param_value_bool(v, &b)) {
-				cfg_error(&p->pos, "parameter '%s': expected \"on\" or \"off\", not '%s'", p->name, v);
-				ok = false;
-			} else {
-				*(bool *)field = b;
-			}
-			break;
-		case 3:
-			free(*(char **)field);
-			*(char **)field = sl_xstrdup(v);
-			break;
-		case 4:
-			if (!strcasecmp(v, "fixedarray"))
-				c->type = QUEUE_FIXED_ARRAY;
-			else if (!strcasecmp(v, "linkedlist"))
-				c->type = QUEUE_LINKED_LIST;
-			else if (!strcasecmp(v, "direct"))
-				c->type = QUEUE_DIRECT;
-			else if (!strcasecmp(v, "disk"))
-				c->type = QUEUE_DISK;
-			else {
-				cfg_error(&p->pos, "queue.type '%s' is not known; expected FixedArray, "
-					  "LinkedList, Direct or Disk", v);
-				ok = false;
-			}
-			break;
-		}
-	}
-	if (c->type == QUEUE_DISK && !c->filename) {
-		cfg_error(&o->pos, "queue.type=\"Disk\" needs queue.filename");
-		ok = false;
-	}
-	if (c->type == QUEUE_DIRECT && c->filename)
-		cfg_warn(&o->pos, "queue.filename is ignored for a Direct queue");
-	if (c->filename && (strchr(c->filename, '/') || !c->filename[0])) {
-		cfg_error(&o->pos, "queue.filename '%s' must be a plain file name; the directory "
-			  "is queue.spoolDirectory", c->filename);
-		ok = false;
-	}
-	if (c->cry_provider && !c->filename) {
-		cfg_error(&o->pos, "queue.cry.provider needs a disk or disk-assisted queue "
-			  "(queue.filename)");
-		ok = false;
-	}
-	if (c->cry_provider && !c->cry_key && !c->cry_keyfile) {
-		cfg_error(&o->pos, "queue.cry.provider needs queue.cry.key or queue.cry.keyfile");
-		ok = false;
-	}
-	if (c->discard_severity < 0 || c->discard_severity > 8) {
-		cfg_error(&o->pos, "queue.discardSeverity must be 0..8, not %lld",
-			  (long long)c->discard_severity);
-		ok = false;
-	}
-	if (c->size < 1)
-		c->size = 1;
-	if (c->dequeue_batch_size < 1)
-		c->dequeue_batch_size = 1;
-	if (c->worker_threads < 1)
-		c->worker_threads = 1;
-	return ok;
-}
 
 struct worker_arg {
 	struct queue *q;
@@ -329,104 +90,6 @@ int queue_raw_severity(const char *raw, size_t len)
 	if (i == 1 || i >= len || raw[i] != '>' || v > 191)
 		return -1;
 	return v & 7;
-}
-
-/* Storage primitives: called with q->mtx held. */
-static bool store_put(struct queue *q, struct msg *m)
-{
-	if (q->cfg.type == QUEUE_FIXED_ARRAY) {
-		size_t cap = (size_t)q->cfg.size;
-		size_t tail = q->head + q->count;
-		if (tail >= cap)
-			tail -= cap;
-		q->ring[tail] = m;
-	} else {
-		struct queue_chunk *c = q->last;
-		if (!c || c->n == CHUNK_MSGS) {
-			/* One allocation per 1024 messages. */
-			struct queue_chunk *nc = malloc(sizeof(*nc));
-			if (!nc)
-				return false;
-			nc->next = NULL;
-			nc->n = 0;
-			if (c)
-				c->next = nc;
-			else
-				q->first = nc, q->first_off = 0;
-			q->last = c = nc;
-		}
-		c->m[c->n++] = m;
-	}
-	q->count++;
-	return true;
-}
-
-static size_t store_take(struct queue *q, struct msg **out, size_t max)
-{
-	size_t n = q->count < max ? q->count : max;
-	if (q->cfg.type == QUEUE_FIXED_ARRAY) {
-		size_t cap = (size_t)q->cfg.size;
-		size_t first = cap - q->head;
-		if (first > n)
-			first = n;
-		memcpy(out, q->ring + q->head, first * sizeof(*out));
-		if (n > first)
-			memcpy(out + first, q->ring, (n - first) * sizeof(*out));
-		q->head += n;
-		if (q->head >= cap)
-			q->head -= cap;
-	} else {
-		size_t done = 0;
-		while (done < n) {
-			struct queue_chunk *c = q->first;
-			size_t avail = c->n - q->first_off;
-			size_t k = n - done < avail ? n - done : avail;
-			memcpy(out + done, c->m + q->first_off, k * sizeof(*out));
-			done += k;
-			q->first_off += k;
-			if (q->first_off == c->n && (c->n == CHUNK_MSGS || c != q->last)) {
-				q->first = c->next;
-				if (!q->first)
-					q->last = NULL;
-				q->first_off = 0;
-				free(c);
-			} else if (q->first_off == c->n) {
-				/* last chunk emptied: reuse it */
-				c->n = 0;
-				q->first_off = 0;
-			}
-		}
-	}
-	q->count -= n;
-	return n;
-}
-
-static uint64_t disk_count(struct queue *q)
-{
-	return q->disk ? dq_count(q->disk) : 0;
-}
-
-/* Batches handed back by consumers at shutdown (w->requeue), kept in
- * order, persisted or counted by queue_drain_and_stop. */
-struct held {
-	struct msg **m;
-	size_t n, cap;
-};
-
-static void held_add(struct queue *q, struct msg **msgs, size_t n)
-{
-	struct held *h = q->held;
-	if (!h)
-		h = q->held = sl_xcalloc(1, sizeof(*h));
-	if (h->n + n > h->cap) {
-		size_t nc = h->cap ? h->cap : 1024;
-		while (nc < h->n + n)
-			nc *= 2;
-		h->m = sl_xrealloc(h->m, nc * sizeof(*h->m));
-		h->cap = nc;
-	}
-	memcpy(h->m + h->n, msgs, n * sizeof(*msgs));
-	h->n += n;
 }
 
 /* Outside [dequeueTimeBegin, dequeueTimeEnd)? (hours, local time) */
@@ -567,7 +230,7 @@ static void *worker_main(void *arg)
 				for (size_t i = 0; i < n; i++)
 					msg_release(batch[i]);
 			} else {
-				held_add(q, batch, n);
+				queue_held_add(q, batch, n);
 			}
 		} else if (from_disk) {
 			dq_done(q->disk, ticket);
@@ -755,34 +418,6 @@ enum sl_rc queue_start(struct queue *q)
 }
 
 
-/* DA: move the memory part to disk (in order) and send what comes next
- * there too, so that the order holds across the spill and a restart.
- * Called with the lock held. Returns false when the disk took nothing. */
-static bool start_spill(struct queue *q)
-{
-	size_t n = q->count;
-	struct msg **tmp = n ? malloc(n * sizeof(*tmp)) : NULL;
-	if (n && !tmp)
-		return false;
-	if (n)
-		store_take(q, tmp, n);
-	bool full = false;
-	int w = n ? dq_put(q->disk, tmp, (int)n, &full) : 0;
-	for (int i = 0; i < w; i++)
-		msg_release(tmp[i]);
-	/* what the disk did not take goes back (rare: disk full or failing) */
-	for (size_t i = (size_t)w; i < n; i++)
-		store_put(q, tmp[i]);
-	free(tmp);
-	if ((size_t)w < n)
-		return false;
-	q->spilling = true;
-	atomic_fetch_add(&q->stats.spills, 1);
-	sl_info("queue %s: above its high watermark (%lld); spilling to disk", q->name,
-		(long long)q->cfg.high_watermark);
-	return true;
-}
-
 /* Wait for room, as the flow-control class allows. Returns false when
  * the producer must give up (NO_DELAY timeout, shutdown, aborted). */
 static bool wait_room(struct queue *q, enum flow_ctl fc)
@@ -848,7 +483,7 @@ int queue_enqueue_some(struct queue *q, struct msg **msgs, int n, enum flow_ctl 
 			continue;
 		}
 		if (q->is_da && q->count + (size_t)(n - i) > (size_t)q->cfg.high_watermark &&
-		    start_spill(q))
+		    queue_da_start_spill(q))
 			continue;
 		size_t limit = fc == FLOW_DELAY ? (size_t)q->cfg.full_delay_mark : cap;
 		if (q->count >= limit) {
@@ -940,45 +575,6 @@ size_t queue_size(struct queue *q)
 	return n;
 }
 
-/* At stop, with the lock held and the workers gone: persist what is
- * left (handed-back batches first, then the memory part) or count it. */
-static void persist_or_discard(struct queue *q)
-{
-	size_t nh = q->held ? q->held->n : 0;
-	size_t total = nh + q->count;
-	if (total == 0)
-		return;
-	struct msg **all = malloc(total * sizeof(*all));
-	if (!all) {
-		sl_err("queue %s: out of memory at stop; %zu messages lost", q->name, total);
-		return;
-	}
-	if (nh)
-		memcpy(all, q->held->m, nh * sizeof(*all));
-	if (q->held)
-		q->held->n = 0;
-	store_take(q, all + nh, q->count);
-	size_t saved = 0;
-	bool persist = q->disk && (q->cfg.save_on_shutdown || q->cfg.type == QUEUE_DISK);
-	if (persist) {
-		bool full = false;
-		saved = (size_t)dq_put(q->disk, all, (int)total, &full);
-		atomic_fetch_add(&q->stats.saved, saved);
-		sl_info("queue %s: %zu messages saved to disk for the next start", q->name, saved);
-	}
-	if (saved < total) {
-		sl_err("queue %s: %zu messages could not be delivered before the stop and are "
-		       "discarded (%s)", q->name, total - saved,
-		       persist ? "the disk part is full or failing"
-		       : q->disk ? "queue.saveOnShutdown is off"
-				 : "no disk part: set queue.filename to keep them");
-		atomic_fetch_add(&q->stats.discarded_shutdown, total - saved);
-	}
-	for (size_t i = 0; i < total; i++)
-		msg_release(all[i]);
-	free(all);
-}
-
 void queue_drain_and_stop(struct queue *q)
 {
 	if (q->cfg.type == QUEUE_DIRECT || !q->threads)
@@ -1031,7 +627,7 @@ void queue_drain_and_stop(struct queue *q)
 	}
 	tls_abort = saved_flag;
 	pthread_mutex_lock(&q->mtx);
-	persist_or_discard(q);
+	queue_persist_rest(q);
 	pthread_mutex_unlock(&q->mtx);
 close_disk:
 	if (q->disk) {
@@ -1075,11 +671,7 @@ void queue_destroy(struct queue *q)
 		free(q->held);
 	}
 	free(q->ring);
-	while (q->first) {
-		struct queue_chunk *c = q->first;
-		q->first = c->next;
-		free(c);
-	}
+	qlist_free(q);
 	pthread_mutex_destroy(&q->mtx);
 	pthread_cond_destroy(&q->not_empty);
 	pthread_cond_destroy(&q->not_full);

@@ -111,5 +111,16 @@ g1=$(count_lines "$OUT1") g2=$(count_lines "$OUT2")
 [ "$g2" -gt 0 ] || fail "expected the secondary target to get the messages after the primary stopped, got none"
 python3 "$CHECK_SEQ" "$OUT1" "$OUT2" --expect "$N2" --allow-dups ||
 	fail "expected every msgnum 0..$((N2 - 1)) at least once across primary and secondary"
+# --- configuration errors name FILE:LINE
+printf '%s\n' 'module(load="imtcp")' \
+	'action(type="omfwd" target="127.0.0.1" protocol="sctp")' \
+	'action(type="omfwd" target="127.0.0.1" protocol="tcp" TCP_Framing="netstring")' \
+	'action(type="omfwd" target="127.0.0.1" protocol="tcp" StreamDriver="tls9")' \
+	'action(type="omfwd" port="514")' >"$TESTDIR/bad.conf"
+out=$(check_config "$TESTDIR/bad.conf") && fail "expected the bad omfwd config to be refused, got exit 0"
+for want in "bad.conf:2: .*protocol 'sctp' is invalid" "bad.conf:3: .*TCP_Framing 'netstring' is invalid" \
+	"bad.conf:4: .*StreamDriver 'tls9' is not known" "bad.conf:5: .*'target'"; do
+	grep -q "$want" <<<"$out" || fail "expected an error matching '$want', got: $out"
+done
 log "ok: resume after receiver restart, and fail-over ($g1 lines on the primary, $g2 on the secondary)"
 exit 0
