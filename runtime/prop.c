@@ -282,7 +282,7 @@ static const char *get_procid(const struct msg *m, size_t *len)
 		if (lb) {
 			size_t rest = m->tag.len - (size_t)(lb + 1 - t);
 			const char *rb = memchr(lb + 1, ']', rest);
-			if (rb && rb > lb + 1) {
+			if (rb) { /* "prog[]" gives an empty PROCID, as rsyslog */
 				*len = (size_t)(rb - lb - 1);
 				return lb + 1;
 			}

@@ -83,6 +83,9 @@ bool dqf_rec_append(struct sbuf *sb, const void *payload, uint32_t len);
 /* Open a segment for reading from `off` (0 = after the header). */
 enum sl_rc dqf_reader_open(struct dqf_reader *r, const char *path, uint64_t off);
 void dqf_reader_close(struct dqf_reader *r);
+/* Make [off, off+n) of the file available in r's buffer; NULL when the
+ * file is shorter. */
+const unsigned char *dqf_reader_need(struct dqf_reader *r, uint64_t off, size_t n);
 /* The next record. A payload pointer is valid until the next call. At
  * a corrupt span the reader looks for the next valid record header (its
  * own CRC and the payload's CRC must match) and reports the span. */

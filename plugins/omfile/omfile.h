@@ -24,6 +24,7 @@ struct cfg_obj;
 struct template;
 struct cry_ctx;
 struct cry_file;
+struct stats_obj;
 
 struct omfile_cfg {
 	char *file;
@@ -69,7 +70,21 @@ struct ofile {
 	struct ofile *prev, *next;    /* LRU list, most recent first */
 };
 
+/* Registered in the statistics registry (runtime/stats.h) by act_create:
+ * a dynaFile action as rsyslog's "dynafile cache TEMPLATE" (origin
+ * omfile: requests level0 missed evicted maxused closetimeouts, then
+ * sluice's), a static file as "omfile(FILE)" (sluice's only). The cache
+ * counters are updated under omfile_act.mu, once per run of lines for
+ * one file, never per message. */
 struct omfile_stats {
+	atomic_uint_fast64_t requests;     /* dynaFile: messages whose file was looked up */
+	atomic_uint_fast64_t level0;       /* ... that went to the file used just before */
+	atomic_uint_fast64_t missed;       /* ... whose file was not in the cache */
+	atomic_uint_fast64_t maxused;      /* most files the cache held at once */
+	atomic_uint_fast64_t closetimeouts; /* files closed by closeTimeout */
+	atomic_uint_fast64_t lines;        /* messages handed to the file layer */
+	atomic_uint_fast64_t opened;       /* files opened */
+	atomic_uint_fast64_t closed;       /* files closed (HUP, eviction, timeout, stop) */
 	atomic_uint_fast64_t bytes;
 	atomic_uint_fast64_t writes;
 	atomic_uint_fast64_t open_errors;
@@ -95,6 +110,7 @@ struct omfile_act {
 	int n_cached;
 	atomic_llong last_err_log;    /* log rate limit (any thread) */
 	struct omfile_stats stats;
+	struct stats_obj *stats_obj;  /* the registry's entry; NULL when none */
 };
 
 /* ---- omfile_file.c ---- */

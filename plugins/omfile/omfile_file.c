@@ -126,6 +126,7 @@ int ofile_open(struct omfile_act *a, struct ofile *f)
 		}
 	}
 	f->fd = fd;
+	atomic_fetch_add_explicit(&a->stats.opened, 1, memory_order_relaxed);
 	return 0;
 fail:
 	atomic_fetch_add_explicit(&a->stats.open_errors, 1, memory_order_relaxed);
@@ -407,7 +408,9 @@ void ofile_close(struct omfile_act *a, struct ofile *f)
 	/* transformed bytes that could not be written belong to a stream that
 	 * is now closed: a new file starts clean */
 	f->xout.len = 0;
-	if (f->fd >= 0)
+	if (f->fd >= 0) {
 		close(f->fd);
+		atomic_fetch_add_explicit(&a->stats.closed, 1, memory_order_relaxed);
+	}
 	f->fd = -1;
 }

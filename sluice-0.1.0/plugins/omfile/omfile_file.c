@@ -1,0 +1,413 @@
+/* omfile_file.c — omfile's file layer: opening output files (creating
+ * missing directories, modes, owners), buffered writes, and the optional
+ * stages a flush goes through: gzip (zipLevel > 0, zlib) and encryption
+ * (cry.provider="gcry"), then size-limit rotation (rotation.sizeLimit,
+ * rotation.sizeLimitCommand).
+ *
+ * A "flush" is one hand-over of the file's buffer (plus staged data) to
+ * the kernel. Without zip/crypto it is one writev(). With zip each flush
+ * is deflated; veryRobustZip="on" ends a complete gzip member at every
+ * flush (so after a crash `zcat` reads everything up to the last flush;
+ * gzip readers accept concatenated members), "off" does a Z_SYNC_FLUSH
+ * (readable up to the flush, but the stream is only terminated at close).
+ * With encryption the bytes of a flush are padded with NULs to the
+ * cipher block length and encrypted (CBC chained across flushes), as
+ * rsyslog's lmcry_gcry does. The gzip/encryption state cannot carry over
+ * a failed write into a reopened file: a write error ends the member and
+ * the block, and the bytes of that flush are dropped (counted, logged);
+ * plain files keep every unwritten byte buffered.
+ *
+ * Threading: every function here runs with the action's mutex held
+ * (see omfile.h); rotation runs its command synchronously under it.
+ */
+#include "sluice.h"
+#include "log.h"
+#include "omfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+void omfile_log_err(struct omfile_act *a, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	long long now = (long long)time(NULL);
+	if (atomic_exchange(&a->last_err_log, now) == now)
+		return; /* at most one line a second per action; counters count all */
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	sl_err("%s", line);
+}
+
+/* Create the parent directories of `path` (mkdir -p), chown'ing the new
+ * ones when dirOwner/dirGroup are set. */
+static int make_parent_dirs(struct omfile_act *a, const char *path)
+{
+	char tmp[PATH_MAX];
+	size_t len = strlen(path);
+	if (len >= sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(tmp, path, len + 1);
+	char *slash = strrchr(tmp, '/');
+	if (slash == NULL || slash == tmp)
+		return 0;
+	*slash = '\0';
+	for (char *p = tmp + 1; ; p++) {
+		if (*p == '/' || *p == '\0') {
+			char c = *p;
+			*p = '\0';
+			if (mkdir(tmp, (mode_t)a->cfg->dir_mode) == 0) {
+				if ((a->dir_uid != -1 || a->dir_gid != -1) &&
+				    chown(tmp, (uid_t)a->dir_uid, (gid_t)a->dir_gid) != 0 &&
+				    a->cfg->fail_on_chown) {
+					sl_err("omfile: cannot set owner/group of directory %s: %s", tmp,
+					       strerror(errno));
+					return -1;
+				}
+			} else if (errno != EEXIST) {
+				return -1;
+			}
+			*p = c;
+			if (c == '\0')
+				break;
+		}
+	}
+	return 0;
+}
+
+int ofile_open(struct omfile_act *a, struct ofile *f)
+{
+	const int flags = O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC;
+	const char *name = f->name;
+	int fd = open(name, flags);
+	if (fd < 0 && errno != ENOENT)
+		goto fail;
+	if (fd < 0) {
+		fd = open(name, flags | O_CREAT, (mode_t)a->cfg->file_mode);
+		if (fd < 0 && errno == ENOENT && a->cfg->create_dirs) {
+			if (make_parent_dirs(a, name) != 0)
+				goto fail;
+			fd = open(name, flags | O_CREAT, (mode_t)a->cfg->file_mode);
+		}
+		if (fd < 0)
+			goto fail;
+		if ((a->file_uid != -1 || a->file_gid != -1) &&
+		    fchown(fd, (uid_t)a->file_uid, (gid_t)a->file_gid) != 0 &&
+		    a->cfg->fail_on_chown) {
+			int e = errno;
+			close(fd);
+			errno = e;
+			goto fail;
+		}
+	}
+	struct stat st;
+	f->size = fstat(fd, &st) == 0 ? st.st_size : 0;
+	if (a->cry && !f->cry) {
+		f->cry = cry_file_open(a->cry, name, f->size);
+		if (!f->cry) {
+			close(fd);
+			errno = EIO;
+			goto fail;
+		}
+	}
+	f->fd = fd;
+	return 0;
+fail:
+	atomic_fetch_add_explicit(&a->stats.open_errors, 1, memory_order_relaxed);
+	omfile_log_err(a, "omfile: cannot open file '%s': %s", name, strerror(errno));
+	return -1;
+}
+
+/* Write iov[0..n) completely (short writes, EINTR). Returns the number
+ * of bytes written; sets *ok = false on an error. */
+static size_t write_all(int fd, struct iovec *iov, int n, bool *ok)
+{
+	size_t done = 0;
+	*ok = true;
+	while (n > 0) {
+		ssize_t w = writev(fd, iov, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			*ok = false;
+			return done;
+		}
+		done += (size_t)w;
+		size_t left = (size_t)w;
+		while (n > 0 && left >= iov->iov_len) {
+			left -= iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + left;
+			iov->iov_len -= left;
+		}
+	}
+	return done;
+}
+
+/* rotation.sizeLimit reached: close the file and run the command with the
+ * file name as its only argument (as rsyslog's outchannel/rotation does);
+ * the next write reopens the file (normally a new one, the command having
+ * moved the old one away). */
+static void rotate(struct omfile_act *a, struct ofile *f)
+{
+	atomic_fetch_add_explicit(&a->stats.rotations, 1, memory_order_relaxed);
+	ofile_close(a, f);
+	if (!a->cfg->rotation_cmd || !*a->cfg->rotation_cmd) {
+		omfile_log_err(a, "omfile: file '%s' reached rotation.sizeLimit %lld but no "
+			       "rotation.sizeLimitCommand is set; it keeps growing", f->name,
+			       (long long)a->cfg->rotation_size);
+		return;
+	}
+	pid_t pid;
+	char *argv[] = { a->cfg->rotation_cmd, f->name, NULL };
+	int rc = posix_spawnp(&pid, a->cfg->rotation_cmd, NULL, NULL, argv, environ);
+	if (rc != 0) {
+		omfile_log_err(a, "omfile: cannot run rotation.sizeLimitCommand '%s': %s",
+			       a->cfg->rotation_cmd, strerror(rc));
+		return;
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		omfile_log_err(a, "omfile: rotation.sizeLimitCommand '%s %s' failed (status %d)",
+			       a->cfg->rotation_cmd, f->name, st);
+}
+
+/* Deflate `len` bytes of `p` into f->xout with `op`. */
+static bool zip_bytes(struct omfile_act *a, struct ofile *f, const char *p, size_t len, int op)
+{
+	if (!f->zs) {
+		f->zs = calloc(1, sizeof(*f->zs));
+		if (!f->zs || deflateInit2(f->zs, (int)a->cfg->zip_level, Z_DEFLATED, 15 + 16, 8,
+					   Z_DEFAULT_STRATEGY) != Z_OK) {
+			free(f->zs);
+			f->zs = NULL;
+			return false;
+		}
+	}
+	if (len == 0 && op == Z_NO_FLUSH)
+		return true;
+	if (len || op == Z_FINISH || op == Z_SYNC_FLUSH)
+		f->zmember = true;
+	f->zs->next_in = (Bytef *)p;
+	f->zs->avail_in = (uInt)len;
+	for (;;) {
+		size_t room = deflateBound(f->zs, f->zs->avail_in) + 64;
+		if (!sbuf_grow(&f->xout, room))
+			return false;
+		f->zs->next_out = (Bytef *)f->xout.buf + f->xout.len;
+		f->zs->avail_out = (uInt)(f->xout.cap - f->xout.len);
+		int zr = deflate(f->zs, op);
+		f->xout.len = f->xout.cap - f->zs->avail_out;
+		if (zr == Z_STREAM_ERROR)
+			return false;
+		if (op == Z_FINISH ? zr == Z_STREAM_END : (f->zs->avail_in == 0 && f->zs->avail_out != 0))
+			break;
+	}
+	if (op == Z_FINISH) {
+		deflateReset(f->zs); /* the next flush starts a new member */
+		f->zmember = false;
+	}
+	return true;
+}
+
+/* Turn buf + data into transformed bytes appended to f->xout. */
+static bool transform(struct omfile_act *a, struct ofile *f, const char *data, size_t len, bool final)
+{
+	size_t from = f->xout.len;
+	if (a->cfg->zip_level > 0) {
+		int end_op = a->cfg->very_robust_zip ? Z_FINISH : Z_SYNC_FLUSH;
+		if (!zip_bytes(a, f, f->buf.buf, f->buf.len, Z_NO_FLUSH) ||
+		    !zip_bytes(a, f, data, len, Z_NO_FLUSH))
+			return false;
+		if (f->zmember && !zip_bytes(a, f, NULL, 0, final ? Z_FINISH : end_op))
+			return false;
+	} else {
+		if (!sbuf_append(&f->xout, f->buf.buf, f->buf.len) || !sbuf_append(&f->xout, data, len))
+			return false;
+	}
+	if (f->cry && f->xout.len > from && !cry_encrypt(f->cry, &f->xout, from))
+		return false;
+	return true;
+}
+
+static bool write_xout(struct omfile_act *a, struct ofile *f)
+{
+	struct iovec iov = { f->xout.buf, f->xout.len };
+	bool ok;
+	if (f->xout.len == 0)
+		return true;
+	size_t w = write_all(f->fd, &iov, 1, &ok);
+	f->size += (off_t)w;
+	atomic_fetch_add_explicit(&a->stats.writes, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&a->stats.bytes, w, memory_order_relaxed);
+	memmove(f->xout.buf, f->xout.buf + w, f->xout.len - w);
+	f->xout.len -= w;
+	return ok;
+}
+
+static void after_write(struct omfile_act *a, struct ofile *f)
+{
+	f->last_write = time(NULL);
+	if (a->cfg->sync && f->fd >= 0)
+		fdatasync(f->fd);
+	if (a->cfg->rotation_size > 0 && f->size >= a->cfg->rotation_size)
+		rotate(a, f);
+}
+
+/* A write failed: close the file. For gzip/encrypted files the stream
+ * state cannot continue into a reopened (maybe new) file, so the gzip
+ * member and the encryption block end here and the transformed bytes not
+ * yet written are dropped (counted, logged); plain files keep everything
+ * unwritten in their buffer. */
+static bool write_error(struct omfile_act *a, struct ofile *f, int e)
+{
+	atomic_fetch_add_explicit(&a->stats.write_errors, 1, memory_order_relaxed);
+	omfile_log_err(a, "omfile: write error on file '%s': %s%s", f->name, strerror(e),
+		       f->xout.len ? "; the compressed/encrypted bytes of this flush are lost" : "");
+	if (f->xout.len)
+		atomic_fetch_add_explicit(&a->stats.dropped, 1, memory_order_relaxed);
+	f->xout.len = 0;
+	if (f->cry) {
+		cry_file_close(f->cry, f->size);
+		f->cry = NULL;
+	}
+	if (f->zs) {
+		deflateEnd(f->zs);
+		free(f->zs);
+		f->zs = NULL;
+		f->zmember = false;
+	}
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+	return false;
+}
+
+bool ofile_write(struct omfile_act *a, struct ofile *f, const char *data, size_t len,
+		 size_t *data_done)
+{
+	*data_done = 0;
+	if (f->fd < 0 && ofile_open(a, f) < 0)
+		return false;
+	if (a->cfg->zip_level > 0 || f->cry) {
+		if (!transform(a, f, data, len, false))
+			return write_error(a, f, ENOMEM);
+		f->buf.len = 0;
+		*data_done = len;
+		if (!write_xout(a, f))
+			return write_error(a, f, errno);
+		after_write(a, f);
+		return true;
+	}
+
+	struct iovec iov[2];
+	int n = 0;
+	bool ok;
+	size_t blen = f->buf.len;
+	if (blen) {
+		iov[n].iov_base = f->buf.buf;
+		iov[n++].iov_len = blen;
+	}
+	if (len) {
+		iov[n].iov_base = (void *)data;
+		iov[n++].iov_len = len;
+	}
+	if (n == 0)
+		return true;
+	size_t w = write_all(f->fd, iov, n, &ok);
+	int e = errno;
+	f->size += (off_t)w;
+	atomic_fetch_add_explicit(&a->stats.writes, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&a->stats.bytes, w, memory_order_relaxed);
+	if (w >= blen) {
+		f->buf.len = 0;
+		*data_done = w - blen;
+	} else {
+		memmove(f->buf.buf, f->buf.buf + w, blen - w);
+		f->buf.len = blen - w;
+	}
+	if (!ok)
+		return write_error(a, f, e);
+	after_write(a, f);
+	return true;
+}
+
+bool ofile_has_pending(const struct ofile *f)
+{
+	return f->buf.len || f->xout.len;
+}
+
+bool ofile_flush(struct omfile_act *a, struct ofile *f)
+{
+	size_t done;
+	if (!ofile_has_pending(f))
+		return true;
+	return ofile_write(a, f, NULL, 0, &done);
+}
+
+bool ofile_put(struct omfile_act *a, struct ofile *f, const char *data, size_t len, bool flush,
+	       size_t *consumed)
+{
+	*consumed = 0;
+	if (f->buf.len + len <= a->iobuf) {
+		if (f->fd < 0 && ofile_open(a, f) < 0)
+			return false;
+		if (f->buf.cap < a->iobuf && !sbuf_grow(&f->buf, a->iobuf - f->buf.len))
+			return ofile_write(a, f, data, len, consumed);
+		if (f->buf.len == 0)
+			f->first_pending = time(NULL);
+		sbuf_append(&f->buf, data, len);
+		*consumed = len;
+		return flush ? ofile_flush(a, f) : true;
+	}
+	return ofile_write(a, f, data, len, consumed);
+}
+
+void ofile_close(struct omfile_act *a, struct ofile *f)
+{
+	if (f->fd >= 0) {
+		ofile_flush(a, f);
+		if (f->fd >= 0 && f->zs && f->zmember) {
+			size_t from = f->xout.len;
+			if (zip_bytes(a, f, NULL, 0, Z_FINISH) && f->cry && f->xout.len > from)
+				cry_encrypt(f->cry, &f->xout, from);
+			write_xout(a, f);
+		}
+	}
+	if (f->cry) {
+		cry_file_close(f->cry, f->size);
+		f->cry = NULL;
+	}
+	if (f->zs) {
+		deflateEnd(f->zs);
+		free(f->zs);
+		f->zs = NULL;
+		f->zmember = false;
+	}
+	/* transformed bytes that could not be written belong to a stream that
+	 * is now closed: a new file starts clean */
+	f->xout.len = 0;
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+}

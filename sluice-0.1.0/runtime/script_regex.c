@@ -1,0 +1,195 @@
+/* script_regex.c — regular expressions of the script engine (re_match(),
+ * re_extract(), legacy :prop, regex / ereregex filters), compiled once at
+ * load.
+ *
+ * rsyslog uses POSIX regcomp/regexec. For match/no-match questions with an
+ * ERE whose syntax means the same thing in PCRE2 (checked conservatively
+ * by pcre_safe(): no backslashes, no "(?", no stacked quantifiers, only
+ * well-formed intervals and plain bracket expressions), the pattern is also
+ * compiled with PCRE2 and JIT: whether a match exists does not depend on
+ * leftmost-longest versus leftmost-first, so the answer is identical and
+ * several times faster. Everything else, and every extraction (which
+ * needs POSIX submatch positions), uses POSIX.
+ *
+ * Threading: compiled in the main thread; matching is reentrant. PCRE2
+ * match data is per thread (created on first use, freed at thread exit),
+ * so no allocation happens per match.
+ */
+#include "config.h"
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sluice.h"
+#include "script_int.h"
+
+#ifdef HAVE_PCRE2
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+static pthread_key_t md_key;
+static pthread_once_t md_once = PTHREAD_ONCE_INIT;
+
+static void md_free(void *p)
+{
+	pcre2_match_data_free(p);
+}
+
+static void md_key_init(void)
+{
+	pthread_key_create(&md_key, md_free);
+}
+
+static pcre2_match_data *thread_md(void)
+{
+	pthread_once(&md_once, md_key_init);
+	pcre2_match_data *md = pthread_getspecific(md_key);
+	if (!md) {
+		md = pcre2_match_data_create(1, NULL);
+		pthread_setspecific(md_key, md);
+	}
+	return md;
+}
+
+/* Does the ERE mean the same to PCRE2 (for match/no-match)? */
+static bool pcre_safe(const char *p)
+{
+	bool prev_quant = false, prev_open = false;
+	for (size_t i = 0; p[i]; i++) {
+		unsigned char ch = (unsigned char)p[i];
+		if (ch == '\\' || ch < 0x20 || ch >= 0x7f)
+			return false;
+		if (ch == '*' || ch == '+' || ch == '?') {
+			if (prev_quant || prev_open || i == 0)
+				return false;
+			prev_quant = true;
+			prev_open = false;
+			continue;
+		}
+		if (ch == '{') {
+			/* {m}, {m,}, {m,n} with m <= n */
+			size_t j = i + 1;
+			unsigned long m = 0, n;
+			if (prev_quant || prev_open || i == 0 || p[j] < '0' || p[j] > '9')
+				return false;
+			while (p[j] >= '0' && p[j] <= '9')
+				m = m * 10 + (unsigned long)(p[j++] - '0');
+			n = m;
+			if (p[j] == ',') {
+				j++;
+				n = 256;
+				if (p[j] >= '0' && p[j] <= '9')
+					for (n = 0; p[j] >= '0' && p[j] <= '9'; j++)
+						n = n * 10 + (unsigned long)(p[j] - '0');
+			}
+			if (p[j] != '}' || m > 255 || n < m || n > 256)
+				return false;
+			i = j;
+			prev_quant = true;
+			continue;
+		}
+		if (ch == '}')
+			return false;
+		if (ch == '[') {
+			size_t j = i + 1;
+			if (p[j] == '^')
+				j++;
+			if (p[j] == ']')
+				j++;
+			for (; p[j] && p[j] != ']'; j++) {
+				if (p[j] == '[') {
+					if (p[j + 1] != ':')
+						return false;
+					const char *e = strstr(p + j + 2, ":]");
+					if (!e)
+						return false;
+					j = (size_t)(e - p) + 1;
+				}
+			}
+			if (!p[j])
+				return false;
+			i = j;
+			prev_quant = prev_open = false;
+			continue;
+		}
+		prev_open = ch == '(' || ch == '|';
+		if (prev_open && p[i + 1] == ')')
+			return false; /* "()" and "|)": POSIX and PCRE disagree on empty alternatives */
+		prev_quant = false;
+	}
+	return true;
+}
+#endif
+
+struct script_regex *script_regex_new(const char *pat, bool ere, bool icase, char *err, size_t errsz)
+{
+	struct script_regex *r = sl_xcalloc(1, sizeof(*r));
+	int rc = regcomp(&r->re, pat, (ere ? REG_EXTENDED : 0) | (icase ? REG_ICASE : 0));
+	if (rc != 0) {
+		regerror(rc, &r->re, err, errsz);
+		free(r);
+		return NULL;
+	}
+#ifdef HAVE_PCRE2
+	if (ere && pcre_safe(pat)) {
+		int ec;
+		PCRE2_SIZE eo;
+		pcre2_code *c = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED,
+					      PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY | (icase ? PCRE2_CASELESS : 0),
+					      &ec, &eo, NULL);
+		if (c && pcre2_jit_compile(c, PCRE2_JIT_COMPLETE) == 0)
+			r->pcre = c;
+		else
+			pcre2_code_free(c);
+	}
+#endif
+	return r;
+}
+
+void script_regex_free(struct script_regex *r)
+{
+	if (!r)
+		return;
+	regfree(&r->re);
+#ifdef HAVE_PCRE2
+	pcre2_code_free(r->pcre);
+#endif
+	free(r);
+}
+
+bool script_regex_uses_jit(const struct script_regex *r)
+{
+	return r->pcre != NULL;
+}
+
+bool script_regex_match(const struct script_regex *r, const char *p, size_t len)
+{
+	/* rsyslog hands regexec a C string: it ends at the first NUL */
+	const char *nul = memchr(p, '\0', len);
+	if (nul)
+		len = (size_t)(nul - p);
+#ifdef HAVE_PCRE2
+	if (r->pcre) {
+		pcre2_match_data *md = thread_md();
+		if (md)
+			return pcre2_jit_match(r->pcre, (PCRE2_SPTR)p, len, 0, 0, md, NULL) >= 0;
+	}
+#endif
+	regmatch_t m[1];
+	m[0].rm_so = 0;
+	m[0].rm_eo = (regoff_t)len;
+	return regexec(&r->re, p, 1, m, REG_STARTEND) == 0;
+}
+
+int script_regex_exec(const struct script_regex *r, const char *p, size_t len, size_t nmatch,
+		      regmatch_t *m)
+{
+	regmatch_t tmp[1];
+	if (nmatch == 0) {
+		m = tmp;
+		nmatch = 1;
+	}
+	m[0].rm_so = 0;
+	m[0].rm_eo = (regoff_t)len;
+	return regexec(&r->re, p, nmatch, m, REG_STARTEND);
+}

@@ -1,0 +1,79 @@
+#!/bin/bash
+# es_bench.sh - benchmark for doc/benchmarks.md ("Elasticsearch"): the same
+# ES_BENCH_NMSGS (default 1,000,000) messages from tcpflood, through sluiced
+# and then through rsyslogd (Debian's rsyslog-elasticsearch), into the same
+# Elasticsearch 8.19 in one run, with the same templates (es_lib.sh), bulk
+# mode and an action queue. For each daemon: documents/s (first byte sent
+# to _count == N) and the daemon's CPU (user + system) per document. Also
+# says whether each run indexed every message exactly once (seq check).
+# The input is bound to its own ruleset, so the daemons' internal messages
+# stay out of the index.
+# Not part of the test suite (it takes a few minutes); run it by hand:
+#   tests/services/es_bench.sh          (from the top build dir)
+# Prints one result line per daemon: "RESULT daemon docs docs/s cpu-µs/doc".
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
+. "$srcdir/tests/services/elasticsearch.sh"
+. "$srcdir/tests/services/es_lib.sh"
+
+N=${ES_BENCH_NMSGS:-1000000}
+WORKERS=${ES_BENCH_WORKERS:-2}
+BATCH=${ES_BENCH_BATCH:-2000}
+DAEMONS=${ES_BENCH_DAEMONS:-"sluiced rsyslogd"}
+require_tool tcpflood "$TCPFLOOD"
+
+es_start elasticsearch
+es_zero_replicas
+es_gen_input "$TESTDIR/in.txt" "$N" 3
+
+for d in $DAEMONS; do
+	es_curl DELETE '/sluice-*' >/dev/null
+	p=$(get_free_port)
+	{
+		es_templates
+		[ "$d" = rsyslogd ] && echo 'module(load="omelasticsearch")'
+		cat <<-EOF
+		module(load="imtcp")
+		input(type="imtcp" port="$p" address="127.0.0.1" ruleset="flood")
+		ruleset(name="flood") {
+		action(type="omelasticsearch" name="es" server="127.0.0.1" serverport="$ES_PORT"
+		       esVersion.major="8" template="es_doc" searchIndex="es_index" dynSearchIndex="on"
+		       bulkmode="on" errorfile="$TESTDIR/err-$d.json"
+		       action.resumeRetryCount="-1" action.resumeInterval="1"
+		       queue.type="LinkedList" queue.size="200000" queue.dequeueBatchSize="$BATCH"
+		       queue.workerThreads="$WORKERS")
+		}
+		EOF
+	} >"$TESTDIR/$d.conf"
+	if [ "$d" = rsyslogd ]; then
+		start_rsyslogd "$TESTDIR/$d.conf" "$p"
+	else
+		start_sluiced "$TESTDIR/$d.conf" "$p"
+	fi
+	pid=$DAEMON_PID
+	c0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+	t0=$(date +%s.%N)
+	"$TCPFLOOD" -p "$p" -I "$TESTDIR/in.txt" -m "$N" -q || fail "tcpflood failed ($d)"
+	# poll without forcing refreshes more than once a second
+	while :; do
+		got=$(es_count 'sluice-*')
+		[ "$got" -ge "$N" ] && break
+		kill -0 "$pid" 2>/dev/null || fail "$d died"
+		sleep 1
+	done
+	t1=$(date +%s.%N)
+	c1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+	sleep 3
+	stop_daemon "$pid"
+	total=$(es_count 'sluice-*')
+	if (es_check_seq 'sluice-*' "$N") 2>/dev/null; then
+		exact="each message exactly once"
+	else
+		exact="NOT exact: $total documents for $N messages"
+	fi
+	hz=$(getconf CLK_TCK)
+	awk -v d="$d" -v n="$N" -v t="$(awk "BEGIN{print $t1 - $t0}")" -v c="$((c1 - c0))" -v hz="$hz" \
+		-v x="$exact" 'BEGIN { printf "RESULT %s %d docs in %.1f s: %.0f docs/s, %.2f s CPU, %.1f us CPU/doc (%s)\n",
+			 d, n, t, n / t, c / hz, c / hz / n * 1e6, x }' | tee -a "$TESTDIR/results"
+done
+cat "$TESTDIR/results" >&2
+exit 0

@@ -1,0 +1,78 @@
+#!/bin/bash
+# kafka_bench.sh - throughput and CPU per message of sluiced's omkafka and
+# rsyslogd's omkafka (Debian package rsyslog-kafka) on the same Kafka
+# broker in one run: for each daemon and each of RUNS rounds, a fresh
+# 3-partition topic, NMSGS messages from tcpflood (one connection), the
+# same template, key template and partitions.auto. Time runs from the
+# start of tcpflood until the broker holds NMSGS messages of the topic
+# (acknowledged; or until the last one that came, when some were lost); CPU is the daemon's user+system time from /proc.
+# Not a test (not run by run-all.sh): figures for doc/benchmarks.md.
+#
+#   tests/services/kafka_bench.sh [NMSGS] [RUNS]      (default 1000000 3)
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
+. "$srcdir/tests/services/kafka.sh"
+
+NMSGS=${1:-1000000}
+RUNS=${2:-3}
+require_tool tcpflood "$TCPFLOOD"
+kafka_start
+
+# cpu_ticks PID: utime + stime in clock ticks
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+HZ=$(getconf CLK_TCK)
+
+run_one() { # DUT TOPIC
+	local dut=$1 topic=$2 t0 t1 c0 c1 port
+	port=$(get_free_port)
+	kafka_create_topic "$topic" 3
+	cat >"$TESTDIR/$topic.conf" <<-EOF
+	module(load="imtcp")
+	module(load="omkafka")
+	template(name="kvalue" type="string" string="v1|%hostname%|%syslogtag%|%msg%|%pri%")
+	template(name="kkey" type="string" string="%msg:F,58:2%")
+	input(type="imtcp" port="$port" address="127.0.0.1" ruleset="flood")
+	ruleset(name="flood") {
+		action(type="omkafka" broker=["$KAFKA_BROKER"] topic="$topic" template="kvalue"
+		       key="kkey" dynaKey="on" partitions.auto="on"
+		       action.resumeRetryCount="-1" action.resumeInterval="1")
+	}
+	EOF
+	if [ "$dut" = rsyslogd ]; then
+		start_rsyslogd "$TESTDIR/$topic.conf" "$port"
+	else
+		start_sluiced "$TESTDIR/$topic.conf" "$port"
+	fi
+	c0=$(cpu_ticks "$DAEMON_PID")
+	t0=$(date +%s%N)
+	"$TCPFLOOD" -p "$port" -m "$NMSGS" -q || fail "tcpflood failed"
+	# until all are there, or nothing new for 10 s; t1/c1 at the last
+	# increase (a daemon that lost messages is not charged the wait)
+	local last=-1 cur since=$SECONDS
+	t1=$t0
+	c1=$c0
+	while [ $((SECONDS - since)) -lt 10 ]; do
+		cur=$(kafka_count "$topic")
+		if [ "$cur" != "$last" ]; then
+			last=$cur
+			since=$SECONDS
+			t1=$(date +%s%N)
+			c1=$(cpu_ticks "$DAEMON_PID")
+		fi
+		[ "$cur" -ge "$NMSGS" ] && break
+		sleep 0.2
+	done
+	stop_daemon
+	local got
+	got=$(kafka_count "$topic")
+	awk -v d="$dut" -v n="$NMSGS" -v got="$got" -v ns=$((t1 - t0)) -v c=$((c1 - c0)) -v hz="$HZ" 'BEGIN {
+		s = ns / 1e9; cpu = c / hz
+		printf "kafka-bench: %-8s %8d msgs  %8d in topic  %6.2f s  %9.0f msg/s  cpu %5.2f s  %5.2f us/msg\n",
+			d, n, got, s, got / s, cpu, cpu * 1e6 / got }'
+}
+
+for ((r = 1; r <= RUNS; r++)); do
+	run_one sluiced "bench-s-$r"
+	run_one rsyslogd "bench-r-$r"
+done
+kafka_stop
+exit 0
