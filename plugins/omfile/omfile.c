@@ -38,6 +38,7 @@
 #include "log.h"
 #include "ast.h"
 #include "sbuf.h"
+#include "stats.h"
 #include "template.h"
 #include "omfile.h"
 
@@ -163,6 +164,7 @@ static const struct omfile_mod_cfg *omfile_mod_defaults;
 struct seg {
 	size_t name_off, name_len;    /* into names (dynaFile) */
 	size_t data_off, data_len;    /* into data; data_len 0 = written */
+	uint64_t n_msgs;              /* messages in it (statistics) */
 };
 
 struct omfile_wrk {
@@ -271,11 +273,18 @@ static void cache_remove(struct omfile_act *a, struct ofile *f)
 /* The open file for `name`, opening it (and evicting the least recently
  * used one when the cache is full) if needed. NULL if it cannot be
  * opened. Caller holds a->mu. */
-static struct ofile *cache_get(struct omfile_act *a, const char *name, size_t len)
+static struct ofile *cache_get(struct omfile_act *a, const char *name, size_t len, uint64_t n_msgs)
 {
 	uint32_t h = name_hash(name, len);
+	/* rsyslog counts per message: every message is a request, one for
+	 * the file used just before is a level0 hit. */
+	atomic_fetch_add_explicit(&a->stats.requests, n_msgs, memory_order_relaxed);
+	if (n_msgs > 1)
+		atomic_fetch_add_explicit(&a->stats.level0, n_msgs - 1, memory_order_relaxed);
 	for (struct ofile *f = a->htab[h & a->hmask]; f; f = f->hnext) {
 		if (f->hash == h && strncmp(f->name, name, len) == 0 && f->name[len] == '\0') {
+			if (a->lru_head == f)
+				atomic_fetch_add_explicit(&a->stats.level0, 1, memory_order_relaxed);
 			if (a->lru_head != f) {
 				lru_unlink(a, f);
 				lru_push_front(a, f);
@@ -283,6 +292,7 @@ static struct ofile *cache_get(struct omfile_act *a, const char *name, size_t le
 			return f;
 		}
 	}
+	atomic_fetch_add_explicit(&a->stats.missed, 1, memory_order_relaxed);
 	struct ofile *f = ofile_new(name, len, h);
 	if (!f)
 		return NULL;
@@ -299,6 +309,8 @@ static struct ofile *cache_get(struct omfile_act *a, const char *name, size_t le
 	a->htab[h & a->hmask] = f;
 	lru_push_front(a, f);
 	a->n_cached++;
+	if ((uint64_t)a->n_cached > atomic_load_explicit(&a->stats.maxused, memory_order_relaxed))
+		atomic_store_explicit(&a->stats.maxused, (uint64_t)a->n_cached, memory_order_relaxed);
 	return f;
 }
 
@@ -329,6 +341,39 @@ static int pick_id(struct cfg_obj *o, const char *pname, int by_name, const char
 	if (mod_by_name != -1)
 		return mod_by_name;
 	return (int)mod_by_num;
+}
+
+/* The action's counters in the statistics registry (see omfile.h). */
+static void omfile_stats_register(struct omfile_act *a)
+{
+	const unsigned R = STATS_CTR_RESETTABLE;
+	struct omfile_stats *st = &a->stats;
+	char name[512];
+	if (a->htab)
+		snprintf(name, sizeof(name), "dynafile cache %s", a->label);
+	else
+		snprintf(name, sizeof(name), "omfile(%s)", a->label);
+	struct stats_obj *o = stats_obj_create(name, "omfile");
+	if (!o)
+		return;
+	if (a->htab) {
+		stats_obj_add(o, "requests", &st->requests, R);
+		stats_obj_add(o, "level0", &st->level0, R);
+		stats_obj_add(o, "missed", &st->missed, R);
+		stats_obj_add(o, "evicted", &st->evictions, R);
+		stats_obj_add(o, "maxused", &st->maxused, 0);
+		stats_obj_add(o, "closetimeouts", &st->closetimeouts, R);
+	}
+	stats_obj_add(o, "written", &st->lines, R);
+	stats_obj_add(o, "bytes", &st->bytes, R);
+	stats_obj_add(o, "writes", &st->writes, R);
+	stats_obj_add(o, "opened", &st->opened, R);
+	stats_obj_add(o, "closed", &st->closed, R);
+	stats_obj_add(o, "failed.open", &st->open_errors, R);
+	stats_obj_add(o, "failed.write", &st->write_errors, R);
+	stats_obj_add(o, "dropped", &st->dropped, R);
+	stats_obj_add(o, "rotations", &st->rotations, R);
+	a->stats_obj = o;
 }
 
 static void *omfile_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
@@ -449,6 +494,7 @@ static void *omfile_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 		param_free(&omfile_table, c);
 		return NULL;
 	}
+	omfile_stats_register(a);
 	return a;
 }
 
@@ -496,6 +542,7 @@ static void omfile_act_destroy(void *act)
 	if (a->single)
 		ofile_free(a, a->single);
 	pthread_mutex_unlock(&a->mu);
+	stats_obj_destroy(a->stats_obj);
 	pthread_mutex_destroy(&a->mu);
 	free(a->htab);
 	cry_ctx_destroy(a->cry);
@@ -521,6 +568,7 @@ static void tick_file(struct omfile_act *a, struct ofile *f, time_t now, bool *e
 	if (a->close_timeout_s > 0 && f->fd >= 0 && !ofile_has_pending(f) &&
 	    now - f->last_write >= a->close_timeout_s) {
 		ofile_close(a, f);
+		atomic_fetch_add_explicit(&a->stats.closetimeouts, 1, memory_order_relaxed);
 		*evict = true;
 	}
 }
@@ -596,12 +644,13 @@ static enum act_result stage_flush(struct omfile_wrk *w, bool final)
 		if (s->data_len == 0)
 			continue;
 		struct ofile *f = a->single ? a->single
-			: cache_get(a, w->names.buf + s->name_off, s->name_len);
+			: cache_get(a, w->names.buf + s->name_off, s->name_len, s->n_msgs);
 		if (f == NULL) {
 			if (a->cfg->dyna_no_suspend) {
 				/* dynafile.donotsuspend: drop these lines, as rsyslog */
-				atomic_fetch_add_explicit(&a->stats.dropped, 1, memory_order_relaxed);
+				atomic_fetch_add_explicit(&a->stats.dropped, s->n_msgs, memory_order_relaxed);
 				s->data_len = 0;
+				s->n_msgs = 0;
 				continue;
 			}
 			rc = ACT_SUSPENDED;
@@ -611,6 +660,10 @@ static enum act_result stage_flush(struct omfile_wrk *w, bool final)
 		bool ok = ofile_put(a, f, w->data.buf + s->data_off, s->data_len, flush, &done);
 		s->data_off += done;
 		s->data_len -= done;
+		if (s->data_len == 0) {
+			atomic_fetch_add_explicit(&a->stats.lines, s->n_msgs, memory_order_relaxed);
+			s->n_msgs = 0;
+		}
 		if (!ok) {
 			rc = ACT_SUSPENDED;
 			break;
@@ -639,6 +692,7 @@ static bool add_seg(struct omfile_wrk *w, const char *name, size_t name_len)
 		return false;
 	s->data_off = w->data.len;
 	s->data_len = 0;
+	s->n_msgs = 0;
 	w->n_segs++;
 	return true;
 }
@@ -677,6 +731,7 @@ static enum act_result omfile_tx_add(void *wrk, struct msg *m, const char *rende
 	if (!sbuf_append(&w->data, rendered, len))
 		return ACT_SUSPENDED;
 	w->segs[w->n_segs - 1].data_len += len;
+	w->segs[w->n_segs - 1].n_msgs++;
 	return ACT_DEFERRED;
 }
 

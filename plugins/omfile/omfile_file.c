@@ -298,8 +298,10 @@ static bool write_error(struct omfile_act *a, struct ofile *f, int e)
 		f->zs = NULL;
 		f->zmember = false;
 	}
-	if (f->fd >= 0)
+	if (f->fd >= 0) {
 		close(f->fd);
+		atomic_fetch_add_explicit(&a->stats.closed, 1, memory_order_relaxed);
+	}
 	f->fd = -1;
 	return false;
 }

@@ -185,6 +185,59 @@ static inline bool fz_config_reads_files(const uint8_t *p, size_t n)
 	       (fz_has(p, n, "include") && fz_has(p, n, "file"));
 }
 
+/* glibc's regcomp() copies the operand of a repetition for each operator
+ * stacked on it: "a++++…" or "((a{99}){99}){99}" grow exponentially and
+ * take gigabytes to compile. Such a regex in a (trusted) configuration
+ * exhausts memory in rsyslogd just the same; it is not what the template
+ * and config harnesses look for, so inputs whose regex trees would be
+ * that large are skipped. The estimate treats the whole text as one
+ * regex (so it only overestimates): atoms count 1, a group its contents,
+ * a quantifier multiplies its operand by 2 (+ * ?) or by its largest
+ * bound ({n,m}), and escaped ( ) { count as unescaped (BRE). */
+static inline bool fz_regex_blowup(const uint8_t *p, size_t n)
+{
+	enum { DEPTH = 64 };
+	double seq[DEPTH + 1], last[DEPTH + 1];
+	int d = 0;
+	seq[0] = last[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint8_t c = p[i];
+		if (c == '\\' && i + 1 < n && (p[i + 1] == '(' || p[i + 1] == ')' || p[i + 1] == '{'))
+			c = p[++i];
+		if (c == '(' && d < DEPTH) {
+			d++;
+			seq[d] = last[d] = 0;
+		} else if (c == ')' && d > 0) {
+			double g = seq[d] + 1;
+			d--;
+			seq[d] += g;
+			last[d] = g;
+		} else if (c == '+' || c == '*' || c == '?' || c == '{') {
+			double f = 2;
+			if (c == '{') {
+				unsigned long b = 0, v = 0;
+				while (i + 1 < n && ((p[i + 1] >= '0' && p[i + 1] <= '9') || p[i + 1] == ',')) {
+					i++;
+					v = p[i] == ',' ? 0 : v * 10 + (p[i] - '0');
+					if (v > 1000000)
+						v = 1000000;
+					if (v > b)
+						b = v;
+				}
+				f = (double)b + 1;
+			}
+			seq[d] += last[d] * (f - 1);
+			last[d] *= f;
+		} else {
+			seq[d] += 1;
+			last[d] = 1;
+		}
+		if (seq[d] > 2e5 || last[d] > 2e5)
+			return true;
+	}
+	return false;
+}
+
 /* Every property getter, and every date format of both timestamps. */
 static inline void fz_all_props(const struct msg *m, struct sbuf *scratch)
 {
