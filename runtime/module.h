@@ -162,6 +162,11 @@ struct output_ops {
 	 * tx_commit; the core then calls tx_commit again after try_resume,
 	 * without adding the messages again (omfile does this). */
 	enum act_result (*tx_commit_items)(void *wrk, enum act_result *res, int n);
+	/* Optional: the worker found its queue empty after a batch (the
+	 * burst is over). A buffering module may write out now instead of
+	 * waiting for its flush timer; called on the worker thread with the
+	 * worker's instance, outside any transaction. */
+	void (*idle)(void *wrk);
 };
 
 /* ---- inputs ---- */

@@ -6,6 +6,7 @@
  * the worker's own state only.
  */
 #include "ruleset.h"
+#include "action.h"
 #include "msg.h"
 #include "parser.h"
 #include "script.h"
@@ -137,6 +138,21 @@ void ruleset_consume(void *arg, struct msg **msgs, int n, struct worker *w)
 	atomic_fetch_add_explicit(&stats_ledger_handed, stats_tl_handed - handed0, memory_order_relaxed);
 	atomic_fetch_add_explicit(&stats_ledger_filtered, filtered, memory_order_relaxed);
 	atomic_fetch_add_explicit(&stats_ledger_ruled, (uint64_t)n, memory_order_relaxed);
+
+	/* End of a burst: let buffering outputs write now rather than on
+	 * their flush timer. The count is read without the queue's lock: a
+	 * hint, not a decision (a message arriving right now simply comes
+	 * with the next batch). */
+	struct ruleset *qrs = arg;
+	struct queue *q = qrs && qrs->queue ? qrs->queue : main_queue;
+	if (q && __atomic_load_n(&q->count, __ATOMIC_RELAXED) == 0) {
+		for (struct action *a = action_first(); a; a = a->next) {
+			if (a->queue || !a->mod || !a->mod->output || !a->mod->output->idle ||
+			    a->id >= w->n_acts || !w->acts[a->id].created)
+				continue;
+			a->mod->output->idle(w->acts[a->id].mod_wrk);
+		}
+	}
 }
 
 /* Route a batch from an input to the queues of the messages' rulesets:

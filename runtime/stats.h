@@ -42,6 +42,15 @@ void stats_obj_add_fn(struct stats_obj *o, const char *ctr_name, uint64_t (*fn)(
  * Accepts NULL. */
 void stats_obj_destroy(struct stats_obj *o);
 
+/* The object name of an output module's own counters for the action
+ * being created from `o` (call it from act_create, on the main thread):
+ * "MOD(NAME)", NAME being the action's name= or the core's default
+ * "action-N". With `plain` (rsyslog names the object after the module,
+ * e.g. "omelasticsearch"), the name is just MOD. */
+struct cfg_obj;
+void stats_action_obj_name(const char *mod, struct cfg_obj *o, bool plain, char *buf,
+			   size_t len);
+
 enum stats_format {
 	STATS_FMT_LEGACY,            /* "name: origin=o ctr=1 ctr2=2 " (rsyslog's) */
 	STATS_FMT_JSON,              /* { "name": "...", "origin": "...", "ctr": 1 } */

@@ -22,6 +22,7 @@
 #include "prop.h"
 #include "ast.h"
 #include "log.h"
+#include "stats.h"
 
 #include <json.h>
 #include <stdatomic.h>
@@ -71,6 +72,7 @@ struct mmjp_act {
 	size_t cookie_len;
 	bool find_json;
 	struct mmjp_stats stats;
+	struct stats_obj *stats_obj; /* "mmjsonparse(ACTION)": parsed failed */
 };
 
 struct mmjp_wrk {
@@ -99,6 +101,12 @@ static void *mmjp_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 	}
 	if (cfg->max_scan_bytes < 1)
 		cfg->max_scan_bytes = 65536;
+	char sname[256];
+	stats_action_obj_name("mmjsonparse", o, false, sname, sizeof(sname));
+	if ((a->stats_obj = stats_obj_create(sname, "mmjsonparse")) != NULL) {
+		stats_obj_add(a->stats_obj, "parsed", &a->stats.parsed, STATS_CTR_RESETTABLE);
+		stats_obj_add(a->stats_obj, "failed", &a->stats.failed, STATS_CTR_RESETTABLE);
+	}
 	return a;
 }
 
@@ -107,6 +115,7 @@ static void mmjp_act_destroy(void *ap)
 	struct mmjp_act *a = ap;
 	if (!a)
 		return;
+	stats_obj_destroy(a->stats_obj);
 	prop_ref_free(&a->container);
 	param_free(&mmjp_table, a->cfg);
 	free(a);

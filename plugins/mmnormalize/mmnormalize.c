@@ -16,6 +16,7 @@
 #include "prop.h"
 #include "ast.h"
 #include "log.h"
+#include "stats.h"
 
 #include <json.h>
 #include <liblognorm.h>
@@ -56,6 +57,7 @@ struct mmn_act {
 	struct prop_ref path;
 	struct prop_ref input;   /* what is normalized */
 	atomic_uint_fast64_t parsed, failed;
+	struct stats_obj *stats_obj; /* "mmnormalize(ACTION)": parsed failed */
 };
 
 struct mmn_wrk {
@@ -137,6 +139,12 @@ static void *mmn_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 			cfg_error(&o->pos, "mmnormalize: rulebase %s could not be loaded", le.what);
 		(*n_errors)++;
 	}
+	char sname[256];
+	stats_action_obj_name("mmnormalize", o, false, sname, sizeof(sname));
+	if ((a->stats_obj = stats_obj_create(sname, "mmnormalize")) != NULL) {
+		stats_obj_add(a->stats_obj, "parsed", &a->parsed, STATS_CTR_RESETTABLE);
+		stats_obj_add(a->stats_obj, "failed", &a->failed, STATS_CTR_RESETTABLE);
+	}
 	return a;
 }
 
@@ -145,6 +153,7 @@ static void mmn_act_destroy(void *ap)
 	struct mmn_act *a = ap;
 	if (!a)
 		return;
+	stats_obj_destroy(a->stats_obj);
 	if (a->ctx)
 		ln_exitCtx(a->ctx);
 	prop_ref_free(&a->path);

@@ -40,6 +40,7 @@
 #include "ast.h"
 #include "input.h"
 #include "log.h"
+#include "stats.h"
 #include "msg.h"
 #include "template.h"
 
@@ -207,6 +208,43 @@ static const struct template *dyn_tpl(struct cfg_obj *o, const char *param, cons
 
 static void omes_act_destroy(void *p);
 
+static uint64_t omes_failed_items(void *arg)
+{
+	struct omes_stats *s = arg;
+	return atomic_load_explicit(&s->failed_bad_request, memory_order_relaxed) +
+	       atomic_load_explicit(&s->failed_conflict, memory_order_relaxed) +
+	       atomic_load_explicit(&s->failed_other, memory_order_relaxed);
+}
+
+/* The action's counters in the statistics registry: the first action of
+ * the module is "omelasticsearch" as in rsyslog (its counter names where
+ * rsyslog has the counter), later ones "omelasticsearch(NAME)". */
+static void omes_stats_register(struct omes_act *a, struct cfg_obj *o, bool first)
+{
+	const unsigned R = STATS_CTR_RESETTABLE;
+	struct omes_stats *s = &a->st;
+	char name[256];
+	stats_action_obj_name("omelasticsearch", o, first, name, sizeof(name));
+	struct stats_obj *so = stats_obj_create(name, "omelasticsearch");
+	if (!so)
+		return;
+	stats_obj_add(so, "submitted", &s->submitted, R);
+	stats_obj_add(so, "failed.http", &s->conn_error_docs, R);
+	stats_obj_add(so, "failed.httprequests", &s->conn_errors, R);
+	stats_obj_add(so, "failed.es", &s->http_errors, R);
+	stats_obj_add(so, "response.success", &s->indexed, R);
+	stats_obj_add(so, "response.duplicate", &s->duplicates, R);
+	stats_obj_add(so, "response.badargument", &s->failed_bad_request, R);
+	stats_obj_add(so, "response.conflict", &s->failed_conflict, R);
+	stats_obj_add(so, "response.other", &s->failed_other, R);
+	stats_obj_add_fn(so, "failed", omes_failed_items, s, 0);
+	stats_obj_add(so, "retried", &s->retried, R);
+	stats_obj_add(so, "resubmitted", &s->resubmitted, R);
+	stats_obj_add(so, "requests", &s->requests, R);
+	stats_obj_add(so, "ratelimit.discarded", &a->rl_dropped, R);
+	a->stats_obj = so;
+}
+
 static void *omes_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 {
 	struct omes_cfg *c = cfgp;
@@ -223,6 +261,7 @@ static void *omes_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 		snprintf(nb, sizeof(nb), "omelasticsearch-%d", n_instances);
 		a->name = sl_xstrdup(nb);
 	}
+	bool first_instance = n_instances == 0;
 	n_instances++;
 
 	if (c->server.n == 0) {
@@ -325,6 +364,7 @@ static void *omes_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 		atomic_store(&a->with_type, c->esversion_major < 7);
 		atomic_store(&a->version_known, true);
 	}
+	omes_stats_register(a, o, first_instance);
 	return a;
 }
 
@@ -383,6 +423,7 @@ static void omes_act_destroy(void *p)
 	struct omes_act *a = p;
 	if (!a)
 		return;
+	stats_obj_destroy(a->stats_obj);
 	if (a->started)
 		omes_log_stats(a);
 	if (a->err_fd >= 0)
@@ -884,6 +925,7 @@ static enum act_result flush(struct omes_wrk *w)
 			return ACT_SUSPENDED;
 		if (r == SEND_NO_ANSWER) {
 			atomic_fetch_add(&a->st.conn_errors, 1);
+			atomic_fetch_add(&a->st.conn_error_docs, k);
 			for (size_t i = 0; i < k; i++)
 				w->items[i].unanswered = 1;
 			sl_warn("omelasticsearch %s: %s: no answer (%s); %zu documents pending",

@@ -76,6 +76,7 @@ struct omes_stats {
 	atomic_uint_fast64_t requests;         /* HTTP requests to _bulk */
 	atomic_uint_fast64_t http_errors;      /* whole-request HTTP errors */
 	atomic_uint_fast64_t conn_errors;      /* no answer (connect, timeout, reset) */
+	atomic_uint_fast64_t conn_error_docs;  /* documents in those requests */
 };
 
 enum omes_op { OMES_OP_INDEX, OMES_OP_CREATE };
@@ -106,6 +107,7 @@ struct omes_act {
 	int64_t rl_count;
 	atomic_uint_fast64_t rl_dropped;
 	struct omes_stats st;
+	struct stats_obj *stats_obj;  /* the statistics registry's entry */
 };
 
 enum omes_item_state { ITEM_PENDING = 0, ITEM_DONE, ITEM_RETRY };

@@ -592,6 +592,25 @@ static void omfile_tick(void *act)
 	pthread_mutex_unlock(&a->mu);
 }
 
+/* The worker's queue ran empty: write out what the files hold now
+ * (flushOnTXEnd="off" batches writes during a burst; there is no reason
+ * to keep the tail of the burst waiting for the flushInterval timer). */
+static void omfile_idle(void *wrk)
+{
+	struct omfile_wrk *w = wrk;
+	if (!w)
+		return;
+	struct omfile_act *a = w->act;
+	if (pthread_mutex_trylock(&a->mu) != 0)
+		return; /* another worker is writing: it flushes on its own idle */
+	if (a->single && ofile_has_pending(a->single))
+		ofile_flush(a, a->single);
+	for (struct ofile *f = a->lru_head; f; f = f->next)
+		if (ofile_has_pending(f))
+			ofile_flush(a, f);
+	pthread_mutex_unlock(&a->mu);
+}
+
 /* ---- workers and transactions ---- */
 
 static void *omfile_wrk_create(void *act)
@@ -767,6 +786,7 @@ static const struct output_ops omfile_output_ops = {
 	.try_resume = omfile_try_resume,
 	.hup = omfile_hup,
 	.tick = omfile_tick,
+	.idle = omfile_idle,
 	.default_template = "RSYSLOG_FileFormat",
 };
 

@@ -44,6 +44,7 @@
 #include "sbuf.h"
 #include "template.h"
 #include "omkafka.h"
+#include "stats.h"
 
 #include <librdkafka/rdkafka.h>
 
@@ -144,6 +145,12 @@ struct kafka_act {
 	struct rec_list leftovers;     /* workers' undelivered messages at their end */
 
 	atomic_uint_fast64_t n_submitted, n_acked, n_retried, n_failed, n_saved, n_lost;
+	/* failed for good, by reason (rsyslog's failures_*), messages kept
+	 * for a retry, the dynaTopic cache (rsyslog's topicdynacache.*) */
+	atomic_uint_fast64_t n_fail_too_large, n_fail_unknown_topic, n_fail_queue_full,
+		n_fail_unknown_partition, n_fail_other, n_held;
+	atomic_uint_fast64_t n_tc_skipped, n_tc_miss, n_tc_evicted;
+	struct stats_obj *stats_obj;   /* the statistics registry's entry */
 };
 
 struct topic_ent {
@@ -259,6 +266,7 @@ static void keep_for_retry(struct kafka_wrk *w, const char *topic, size_t tl, co
 			   rd_kafka_resp_err_t err)
 {
 	struct kafka_act *a = w->a;
+	atomic_fetch_add_explicit(&a->n_held, 1, memory_order_relaxed);
 	if (!rec_add(&w->retry, topic, tl, key, kl, payload, pl, part, ts, err)) {
 		atomic_fetch_add(&a->n_lost, 1);
 		errfile_write(&a->errfile, topic, tl, key, kl, payload, pl, err,
@@ -271,6 +279,24 @@ static void failed_for_good(struct kafka_act *a, const char *topic, size_t tl, c
 			    size_t kl, const void *payload, size_t pl, rd_kafka_resp_err_t err)
 {
 	atomic_fetch_add(&a->n_failed, 1);
+	switch ((int)err) {
+	case RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE:
+		atomic_fetch_add(&a->n_fail_too_large, 1);
+		break;
+	case RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC:
+	case RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART:
+		atomic_fetch_add(&a->n_fail_unknown_topic, 1);
+		break;
+	case RD_KAFKA_RESP_ERR__QUEUE_FULL:
+		atomic_fetch_add(&a->n_fail_queue_full, 1);
+		break;
+	case RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION:
+		atomic_fetch_add(&a->n_fail_unknown_partition, 1);
+		break;
+	default:
+		atomic_fetch_add(&a->n_fail_other, 1);
+		break;
+	}
 	errfile_write(&a->errfile, topic, tl, key, kl, payload, pl, err, rd_kafka_err2str(err));
 	log_limited(a, "%s: a message to topic '%.*s' failed for good: %s%s", a->label, (int)tl,
 		    topic, rd_kafka_err2str(err),
@@ -285,6 +311,7 @@ static void dr_cb(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
 	w->reports++;
 	if (SL_LIKELY(!m->err)) {
 		w->down = false;
+		atomic_fetch_add_explicit(&w->a->n_acked, 1, memory_order_relaxed);
 		return;
 	}
 	struct kafka_act *a = w->a;
@@ -519,6 +546,7 @@ static rd_kafka_topic_t *topic_get(struct kafka_wrk *w, const char *name, size_t
 		e = &w->cache[w->last_hit];
 		if (e->len == len && !memcmp(e->name, name, len)) {
 			e->used = ++w->clock;
+			atomic_fetch_add_explicit(&w->a->n_tc_skipped, 1, memory_order_relaxed);
 			return e->rkt;
 		}
 	}
@@ -540,11 +568,14 @@ static rd_kafka_topic_t *topic_get(struct kafka_wrk *w, const char *name, size_t
 	}
 	int slot = free_slot >= 0 ? free_slot : lru;
 	e = &w->cache[slot];
+	atomic_fetch_add_explicit(&w->a->n_tc_miss, 1, memory_order_relaxed);
 	rd_kafka_topic_t *rkt = topic_new(w->a, w->rk, name);
 	if (!rkt)
 		return NULL;
-	if (e->rkt)
-		rd_kafka_topic_destroy(e->rkt); /* librdkafka keeps it while messages use it */
+	if (e->rkt) {
+		atomic_fetch_add_explicit(&w->a->n_tc_evicted, 1, memory_order_relaxed);
+		rd_kafka_topic_destroy(e->rkt);
+	} /* librdkafka keeps it while messages use it */
 	free(e->name);
 	e->name = sl_xstrndup(name, len);
 	e->len = len;
@@ -625,6 +656,36 @@ static void act_free(struct kafka_act *a)
 	free(a->label);
 	param_free(&kafka_table, a->cfg);
 	free(a);
+}
+
+/* The action's counters in the statistics registry: the first omkafka
+ * action is "omkafka" as in rsyslog (its counter names where rsyslog has
+ * the counter), later ones "omkafka(NAME)". Main thread, at load. */
+static void kafka_stats_register(struct kafka_act *a, struct cfg_obj *o)
+{
+	static int n_registered;
+	const unsigned R = STATS_CTR_RESETTABLE;
+	char name[256];
+	stats_action_obj_name("omkafka", o, n_registered++ == 0, name, sizeof(name));
+	struct stats_obj *so = stats_obj_create(name, "omkafka");
+	if (!so)
+		return;
+	stats_obj_add(so, "submitted", &a->n_submitted, R);
+	stats_obj_add(so, "failures", &a->n_failed, R);
+	stats_obj_add(so, "topicdynacache.skipped", &a->n_tc_skipped, R);
+	stats_obj_add(so, "topicdynacache.miss", &a->n_tc_miss, R);
+	stats_obj_add(so, "topicdynacache.evicted", &a->n_tc_evicted, R);
+	stats_obj_add(so, "acked", &a->n_acked, R);
+	stats_obj_add(so, "failures_msg_too_large", &a->n_fail_too_large, R);
+	stats_obj_add(so, "failures_unknown_topic", &a->n_fail_unknown_topic, R);
+	stats_obj_add(so, "failures_queue_full", &a->n_fail_queue_full, R);
+	stats_obj_add(so, "failures_unknown_partition", &a->n_fail_unknown_partition, R);
+	stats_obj_add(so, "failures_other", &a->n_fail_other, R);
+	stats_obj_add(so, "held", &a->n_held, R);
+	stats_obj_add(so, "resent", &a->n_retried, R);
+	stats_obj_add(so, "failedmsgfile.saved", &a->n_saved, R);
+	stats_obj_add(so, "lost", &a->n_lost, R);
+	a->stats_obj = so;
 }
 
 static void *kafka_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
@@ -759,6 +820,7 @@ static void *kafka_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 		act_free(a);
 		return NULL;
 	}
+	kafka_stats_register(a, o);
 	return a;
 }
 
@@ -915,6 +977,8 @@ static void kafka_act_destroy(void *act)
 	struct kafka_act *a = act;
 	if (!a)
 		return;
+	stats_obj_destroy(a->stats_obj);
+	a->stats_obj = NULL;
 	pthread_mutex_lock(&a->mtx);
 	if (a->backlog_rk) {
 		/* the backlog producer gets closeTimeout too, then is purged */
@@ -957,7 +1021,7 @@ static void kafka_act_destroy(void *act)
 		       "(set keepFailedMessages=\"on\" and failedMsgFile to keep them)", a->label, n);
 	}
 	pthread_mutex_unlock(&a->mtx);
-	sl_dbg("%s: submitted=%llu acked(backlog)=%llu retried=%llu failed=%llu saved=%llu lost=%llu",
+	sl_dbg("%s: submitted=%llu acked=%llu retried=%llu failed=%llu saved=%llu lost=%llu",
 	       a->label, (unsigned long long)atomic_load(&a->n_submitted),
 	       (unsigned long long)atomic_load(&a->n_acked),
 	       (unsigned long long)atomic_load(&a->n_retried),

@@ -3,7 +3,8 @@
 # tools/sluice-doc prints from the modules' own tables today: a parameter
 # added, renamed or given another default without `make doc-params` fails
 # here (the diff says what changed). Every module this build has must have
-# a page.
+# a page, and every hand-written doc/modules/NAME.md must link its table
+# (tools/doc-links.sh -c).
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
 DOC="$top_builddir/tools/sluice-doc"
@@ -27,4 +28,7 @@ for page in "$PDIR"/*.md; do
 	n=$((n + 1))
 done
 [ "$n" -ge 10 ] || fail "expected at least 10 module pages checked, got $n"
+# every hand-written page links its table; doc/modules/index.md lists them
+"$BASH" "$srcdir/tools/doc-links.sh" -c "$srcdir/doc/modules" ||
+	fail "expected doc/modules/*.md and index.md to link the generated tables (run make doc-params), got the diff above"
 log "$n module parameter pages up to date"
