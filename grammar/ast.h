@@ -58,6 +58,7 @@ enum cfg_obj_type {
 	CFG_OBJ_DYN_STATS,
 	CFG_OBJ_LEGACY,     /* a `$Directive value` line: name = directive
 			     * (lower-cased, without '$'), param "value" */
+	CFG_OBJ_PERCENTILE_STATS,
 };
 
 struct script_stmt;

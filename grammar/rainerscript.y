@@ -638,6 +638,7 @@ static const char *obj_type_name(enum cfg_obj_type t)
 	case CFG_OBJ_PARSER: return "parser";
 	case CFG_OBJ_LOOKUP_TABLE: return "lookup_table";
 	case CFG_OBJ_DYN_STATS: return "dyn_stats";
+	case CFG_OBJ_PERCENTILE_STATS: return "percentile_stats";
 	case CFG_OBJ_LEGACY: return "legacy";
 	}
 	return "?";

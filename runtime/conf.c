@@ -466,6 +466,10 @@ enum sl_rc conf_load(const char *path, bool check_only)
 			if (dynstats_bucket_create(o) != SL_OK)
 				n_errors++;
 			break;
+		case CFG_OBJ_PERCENTILE_STATS:
+			if (percentile_bucket_create(o) != SL_OK)
+				n_errors++;
+			break;
 		case CFG_OBJ_PARSER:
 			parser_create_from_obj(o, &n_errors);
 			break;

@@ -1,4 +1,4 @@
-/* lookup.c — lookup tables, dyn_stats buckets and named time zones: the
+/* lookup.c — lookup tables, dyn_stats and percentile_stats buckets and named time zones: the
  * configuration objects that script functions (lookup(), dyn_inc(),
  * reload_lookup_table) and parsers (timezone) refer to by name.
  *
@@ -12,11 +12,17 @@
  * Threading: objects are created and destroyed by the main thread. Table
  * contents (struct lk_data) are immutable; a reload swaps the pointer
  * under the table's rwlock (write), lookups hold it for reading while they
- * copy the value. dyn_stats buckets have one mutex each.
+ * copy the value. dyn_stats and percentile_stats buckets have one mutex
+ * each; their statistics counters are atomics the registry reads without
+ * it (runtime/stats.h).
  */
 #include "lookup.h"
 #include "ast.h"
 #include "log.h"
+#include "stats.h"
+
+#include <stdatomic.h>
+#include <time.h>
 
 #include <errno.h>
 #include <pthread.h>
@@ -328,10 +334,19 @@ void lookup_reload_all(void)
 
 /* ---- dyn_stats ---- */
 
+/* rsyslog's statistics objects for dyn_stats: one "global" object (origin
+ * dynstats) with NAME.ops_overflow, NAME.new_metric_add, NAME.no_metric,
+ * NAME.metrics_purged, NAME.ops_ignored, NAME.purge_triggered per bucket,
+ * and per bucket an object NAME (origin dynstats.bucket) with one counter
+ * per key in the order the keys were first seen. Counters of a
+ * resettable bucket are reset at every read (rsyslog's
+ * CTR_FLAG_MUST_RESET), with or without impstats resetCounters. */
+
 struct ds_counter {
 	char *key;
-	uint64_t n;
-	struct ds_counter *next;
+	atomic_uint_fast64_t n;
+	bool live;                 /* in the bucket's statistics object */
+	struct ds_counter *next;   /* hash chain */
 };
 
 #define DS_HASH 256
@@ -339,34 +354,90 @@ struct ds_counter {
 struct dynstats_bucket {
 	char *name;
 	unsigned max_cardinality, n_keys;
+	bool resettable;
+	unsigned unused_life;      /* seconds; 0: never purge */
+	time_t next_purge;
 	pthread_mutex_t mtx;
 	struct ds_counter *h[DS_HASH];
+	struct stats_obj *obj;
+	atomic_uint_fast64_t c_overflow, c_new, c_nometric, c_purged, c_ignored, c_purges;
 	struct dynstats_bucket *next;
 };
 
 static struct dynstats_bucket *buckets;
+static struct stats_obj *ds_global;
+
+static uint64_t ds_must_reset(void *arg)
+{
+	return atomic_exchange_explicit((atomic_uint_fast64_t *)arg, 0, memory_order_relaxed);
+}
+
+static void ds_register(struct dynstats_bucket *b, struct ds_counter *c)
+{
+	if (b->resettable)
+		stats_obj_add_fn(b->obj, c->key, ds_must_reset, &c->n, 0);
+	else
+		stats_obj_add(b->obj, c->key, &c->n, 0);
+	c->live = true;
+}
+
+static void ds_global_add(struct stats_obj *g, const char *bname, const char *ctr,
+			  atomic_uint_fast64_t *p)
+{
+	char nm[512];
+	snprintf(nm, sizeof(nm), "%s.%s", bname, ctr);
+	stats_obj_add(g, nm, p, STATS_CTR_RESETTABLE);
+}
+
+static long long pnum(struct cfg_obj *o, const char *name, long long dflt, int *n_err)
+{
+	struct cfg_param *p = cfg_obj_param(o, name);
+	if (!p)
+		return dflt;
+	char *end = NULL;
+	long long v = p->val.is_array ? -1 : strtoll(p->val.str, &end, 10);
+	if (p->val.is_array || !end || end == p->val.str || *end || v < 0) {
+		cfg_error(&p->pos, "parameter '%s' must be a non-negative number", name);
+		(*n_err)++;
+		return dflt;
+	}
+	return v;
+}
 
 enum sl_rc dynstats_bucket_create(struct cfg_obj *o)
 {
+	int n_err = 0;
 	const char *name = pstr(o, "name");
-	struct cfg_param *mc = cfg_obj_param(o, "maxcardinality");
-	/* accepted and checked, used by the statistics layer */
-	cfg_obj_param(o, "resettable");
-	cfg_obj_param(o, "unusedmetriclife");
+	long long mc = pnum(o, "maxcardinality", 2000, &n_err);
+	long long life = pnum(o, "unusedmetriclife", 3600, &n_err);
+	bool resettable = pbool(o, "resettable", true, &n_err);
 	if (!name) {
 		cfg_error(&o->pos, "dyn_stats() needs the parameter name=");
 		return SL_ERR_CONFIG;
 	}
+	if (n_err)
+		return SL_ERR_CONFIG;
 	if (dynstats_find(name)) {
 		cfg_error(&o->pos, "dyn_stats bucket '%s' is defined twice", name);
 		return SL_ERR_CONFIG;
 	}
 	struct dynstats_bucket *b = sl_xcalloc(1, sizeof(*b));
 	b->name = sl_xstrdup(name);
-	b->max_cardinality = 2000;
-	if (mc && !mc->val.is_array)
-		b->max_cardinality = (unsigned)strtoul(mc->val.str, NULL, 10);
+	b->max_cardinality = (unsigned)mc;
+	b->resettable = resettable;
+	b->unused_life = (unsigned)life;
+	if (b->unused_life)
+		b->next_purge = time(NULL) + b->unused_life;
 	pthread_mutex_init(&b->mtx, NULL);
+	if (!ds_global)
+		ds_global = stats_obj_create("global", "dynstats");
+	ds_global_add(ds_global, name, "ops_overflow", &b->c_overflow);
+	ds_global_add(ds_global, name, "new_metric_add", &b->c_new);
+	ds_global_add(ds_global, name, "no_metric", &b->c_nometric);
+	ds_global_add(ds_global, name, "metrics_purged", &b->c_purged);
+	ds_global_add(ds_global, name, "ops_ignored", &b->c_ignored);
+	ds_global_add(ds_global, name, "purge_triggered", &b->c_purges);
+	b->obj = stats_obj_create(name, "dynstats.bucket");
 	b->next = buckets;
 	buckets = b;
 	o->resolved = b;
@@ -391,15 +462,23 @@ static unsigned ds_hash(const char *k, size_t l)
 
 int dynstats_inc(struct dynstats_bucket *b, const char *key, size_t klen)
 {
+	if (klen == 0) {
+		atomic_fetch_add_explicit(&b->c_nometric, 1, memory_order_relaxed);
+		return 0;
+	}
 	unsigned h = ds_hash(key, klen);
 	int rc = 0;
 	pthread_mutex_lock(&b->mtx);
 	struct ds_counter *c = b->h[h];
 	while (c && !(strlen(c->key) == klen && !memcmp(c->key, key, klen)))
 		c = c->next;
-	if (!c) {
+	if (c && !c->live) {
+		/* a survivor of the last purge, used again: back in the object */
+		ds_register(b, c);
+	} else if (!c) {
 		if (b->n_keys >= b->max_cardinality) {
-			rc = -1;
+			atomic_fetch_add_explicit(&b->c_overflow, 1, memory_order_relaxed);
+			rc = DYNSTATS_RC_OVERFLOW;
 			goto out;
 		}
 		c = sl_xcalloc(1, sizeof(*c));
@@ -407,8 +486,10 @@ int dynstats_inc(struct dynstats_bucket *b, const char *key, size_t klen)
 		c->next = b->h[h];
 		b->h[h] = c;
 		b->n_keys++;
+		ds_register(b, c);
+		atomic_fetch_add_explicit(&b->c_new, 1, memory_order_relaxed);
 	}
-	c->n++;
+	atomic_fetch_add_explicit(&c->n, 1, memory_order_relaxed);
 out:
 	pthread_mutex_unlock(&b->mtx);
 	return rc;
@@ -420,9 +501,261 @@ uint64_t dynstats_get(struct dynstats_bucket *b, const char *key)
 	pthread_mutex_lock(&b->mtx);
 	for (struct ds_counter *c = b->h[ds_hash(key, strlen(key))]; c; c = c->next)
 		if (!strcmp(c->key, key))
-			n = c->n;
+			n = atomic_load_explicit(&c->n, memory_order_relaxed);
 	pthread_mutex_unlock(&b->mtx);
 	return n;
+}
+
+/* rsyslog's bucket reset after unusedMetricLife: the keys of the last
+ * period become survivors (out of the statistics object, values kept);
+ * survivors not used since the previous purge are dropped for good and
+ * counted in metrics_purged. */
+static void ds_purge(struct dynstats_bucket *b)
+{
+	pthread_mutex_lock(&b->mtx);
+	stats_obj_destroy(b->obj);
+	b->obj = stats_obj_create(b->name, "dynstats.bucket");
+	uint64_t dropped = 0;
+	for (int i = 0; i < DS_HASH; i++) {
+		for (struct ds_counter **pp = &b->h[i]; *pp;) {
+			struct ds_counter *c = *pp;
+			if (!c->live) {
+				*pp = c->next;
+				free(c->key);
+				free(c);
+				dropped++;
+				continue;
+			}
+			c->live = false;
+			pp = &c->next;
+		}
+	}
+	b->n_keys = 0;
+	pthread_mutex_unlock(&b->mtx);
+	atomic_fetch_add_explicit(&b->c_purged, dropped, memory_order_relaxed);
+	atomic_fetch_add_explicit(&b->c_purges, 1, memory_order_relaxed);
+}
+
+/* ---- percentile_stats ---- */
+
+/* rsyslog's percentile buckets: per key a FIFO of the last observations
+ * (a ring of windowSize rounded up to a power of two, holding one less),
+ * and counters KEY<delim>pN..., window_min, window_max, window_sum,
+ * window_count in the bucket's object (origin percentile.bucket), keys in
+ * the order first seen; NAME.new_metric_add and NAME.ops_overflow in the
+ * object "global" (origin percentile). After each statistics report the
+ * percentiles are computed from the observations since the previous one
+ * (so a report shows the percentiles of the interval before it, as
+ * rsyslog 8.2302 prints them), and the window counters restart with the
+ * next observation. */
+
+struct pct_key {
+	char *name;
+	int64_t *ring;
+	size_t head, tail;
+	bool reported;
+	atomic_uint_fast64_t wmin, wmax, wsum, wcount;
+	atomic_uint_fast64_t *p;   /* one per percentile */
+	struct pct_key *hnext;     /* hash chain */
+	struct pct_key *onext;     /* creation order */
+};
+
+#define PCT_HASH 64
+
+struct percentile_bucket {
+	char *name, *delim;
+	uint8_t *pct;
+	size_t n_pct;
+	size_t window, ring_size;  /* ring_size: power of two */
+	pthread_mutex_t mtx;
+	struct pct_key *h[PCT_HASH];
+	struct pct_key *first, *last;
+	struct stats_obj *obj;
+	int64_t *scratch;          /* window values for the report */
+	atomic_uint_fast64_t c_new, c_overflow;
+	struct percentile_bucket *next;
+};
+
+static struct percentile_bucket *pbuckets;
+static struct stats_obj *pct_global;
+
+struct percentile_bucket *percentile_find(const char *name)
+{
+	for (struct percentile_bucket *b = pbuckets; b; b = b->next)
+		if (!strcmp(b->name, name))
+			return b;
+	return NULL;
+}
+
+enum sl_rc percentile_bucket_create(struct cfg_obj *o)
+{
+	int n_err = 0;
+	const char *name = pstr(o, "name");
+	const char *delim = pstr(o, "delimiter");
+	struct cfg_param *pp = cfg_obj_param(o, "percentiles");
+	long long ws = pnum(o, "windowsize", 0, &n_err);
+	if (!name) {
+		cfg_error(&o->pos, "percentile_stats() needs the parameter name=");
+		return SL_ERR_CONFIG;
+	}
+	if (n_err)
+		return SL_ERR_CONFIG;
+	if (!pp || !pp->val.is_array || pp->val.n_arr == 0) {
+		cfg_error(pp ? &pp->pos : &o->pos,
+			  "percentile_stats() needs percentiles= as an array of numbers 0..100, e.g. [\"95\"]");
+		return SL_ERR_CONFIG;
+	}
+	if (ws < 2 || ws > (1LL << 24)) {
+		cfg_error(&o->pos, "percentile_stats(): windowSize= must be between 2 and 16777216");
+		return SL_ERR_CONFIG;
+	}
+	if (percentile_find(name)) {
+		cfg_error(&o->pos, "percentile_stats bucket '%s' is defined twice", name);
+		return SL_ERR_CONFIG;
+	}
+	uint8_t *pct = sl_xcalloc((size_t)pp->val.n_arr, 1);
+	for (size_t i = 0; i < (size_t)pp->val.n_arr; i++) {
+		const char *s = pp->val.arr[i];
+		char *end = NULL;
+		long v = strtol(s, &end, 10);
+		if (end == s || *end || v < 0 || v > 100) {
+			cfg_error(&pp->pos, "percentile_stats(): percentile '%s' is not a number 0..100", s);
+			free(pct);
+			return SL_ERR_CONFIG;
+		}
+		pct[i] = (uint8_t)v;
+	}
+	struct percentile_bucket *b = sl_xcalloc(1, sizeof(*b));
+	b->name = sl_xstrdup(name);
+	b->delim = sl_xstrdup(delim ? delim : ".");
+	b->pct = pct;
+	b->n_pct = (size_t)pp->val.n_arr;
+	b->window = (size_t)ws;
+	b->ring_size = 1;
+	while (b->ring_size < b->window)
+		b->ring_size <<= 1;
+	b->scratch = sl_xcalloc(b->window, sizeof(int64_t));
+	pthread_mutex_init(&b->mtx, NULL);
+	if (!pct_global)
+		pct_global = stats_obj_create("global", "percentile");
+	char nm[512];
+	snprintf(nm, sizeof(nm), "%s.new_metric_add", name);
+	stats_obj_add(pct_global, nm, &b->c_new, STATS_CTR_RESETTABLE);
+	snprintf(nm, sizeof(nm), "%s.ops_overflow", name);
+	stats_obj_add(pct_global, nm, &b->c_overflow, STATS_CTR_RESETTABLE);
+	b->obj = stats_obj_create(name, "percentile.bucket");
+	b->next = pbuckets;
+	pbuckets = b;
+	o->resolved = b;
+	return SL_OK;
+}
+
+static struct pct_key *pct_key_new(struct percentile_bucket *b, const char *key, size_t klen,
+				   int64_t value)
+{
+	struct pct_key *k = sl_xcalloc(1, sizeof(*k));
+	k->name = sl_xstrndup(key, klen);
+	k->ring = sl_xcalloc(b->ring_size, sizeof(int64_t));
+	k->p = sl_xcalloc(b->n_pct, sizeof(*k->p));
+	atomic_store_explicit(&k->wmin, (uint64_t)value, memory_order_relaxed);
+	char nm[512];
+	for (size_t i = 0; i < b->n_pct; i++) {
+		snprintf(nm, sizeof(nm), "%s%sp%d", k->name, b->delim, b->pct[i]);
+		stats_obj_add(b->obj, nm, &k->p[i], 0);
+	}
+	static const char *const wn[] = { "window_min", "window_max", "window_sum", "window_count" };
+	atomic_uint_fast64_t *wc[] = { &k->wmin, &k->wmax, &k->wsum, &k->wcount };
+	for (int i = 0; i < 4; i++) {
+		snprintf(nm, sizeof(nm), "%s%s%s", k->name, b->delim, wn[i]);
+		stats_obj_add(b->obj, nm, wc[i], 0);
+	}
+	return k;
+}
+
+int percentile_observe(struct percentile_bucket *b, const char *key, size_t klen, int64_t value)
+{
+	if (klen == 0)
+		return 0;  /* rsyslog ignores an empty stat name */
+	unsigned h = ds_hash(key, klen) % PCT_HASH;
+	pthread_mutex_lock(&b->mtx);
+	struct pct_key *k = b->h[h];
+	while (k && !(strlen(k->name) == klen && !memcmp(k->name, key, klen)))
+		k = k->hnext;
+	if (!k) {
+		k = pct_key_new(b, key, klen, value);
+		k->hnext = b->h[h];
+		b->h[h] = k;
+		if (b->last)
+			b->last->onext = k;
+		else
+			b->first = k;
+		b->last = k;
+		atomic_fetch_add_explicit(&b->c_new, 1, memory_order_relaxed);
+	}
+	size_t m = b->ring_size - 1;
+	if (((k->head + 1) & m) == k->tail)  /* full: drop the oldest */
+		k->tail = (k->tail + 1) & m;
+	k->ring[k->head] = value;
+	k->head = (k->head + 1) & m;
+	uint64_t v = (uint64_t)value;  /* rsyslog compares as unsigned */
+	if (k->reported) {
+		atomic_store_explicit(&k->wcount, 0, memory_order_relaxed);
+		atomic_store_explicit(&k->wsum, 0, memory_order_relaxed);
+		atomic_store_explicit(&k->wmin, v, memory_order_relaxed);
+		atomic_store_explicit(&k->wmax, v, memory_order_relaxed);
+		k->reported = false;
+	}
+	atomic_store_explicit(&k->wcount, atomic_load_explicit(&k->wcount, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+	atomic_store_explicit(&k->wsum, atomic_load_explicit(&k->wsum, memory_order_relaxed) + v,
+			      memory_order_relaxed);
+	if (v < atomic_load_explicit(&k->wmin, memory_order_relaxed))
+		atomic_store_explicit(&k->wmin, v, memory_order_relaxed);
+	if (v > atomic_load_explicit(&k->wmax, memory_order_relaxed))
+		atomic_store_explicit(&k->wmax, v, memory_order_relaxed);
+	pthread_mutex_unlock(&b->mtx);
+	return 0;
+}
+
+static int pct_cmp(const void *a, const void *b)
+{
+	/* rsyslog's comparator: the difference truncated to int */
+	return (int)(*(const int64_t *)a - *(const int64_t *)b);
+}
+
+static void pct_report(struct percentile_bucket *b)
+{
+	pthread_mutex_lock(&b->mtx);
+	size_t m = b->ring_size - 1;
+	for (struct pct_key *k = b->first; k; k = k->onext) {
+		size_t n = 0;
+		while (k->tail != k->head && n < b->window) {
+			b->scratch[n++] = k->ring[k->tail];
+			k->tail = (k->tail + 1) & m;
+		}
+		if (!n)
+			continue;
+		qsort(b->scratch, n, sizeof(int64_t), pct_cmp);
+		for (size_t i = 0; i < b->n_pct; i++) {
+			double d = b->pct[i] / 100.0 * (double)n - 1;
+			size_t idx = d > 0 ? (size_t)d : 0;
+			atomic_store_explicit(&k->p[i], (uint64_t)b->scratch[idx], memory_order_relaxed);
+		}
+		k->reported = true;
+	}
+	pthread_mutex_unlock(&b->mtx);
+}
+
+void lookup_stats_reported(void)
+{
+	time_t now = time(NULL);
+	for (struct dynstats_bucket *b = buckets; b; b = b->next)
+		if (b->unused_life && now >= b->next_purge) {
+			ds_purge(b);
+			b->next_purge = now + b->unused_life;
+		}
+	for (struct percentile_bucket *b = pbuckets; b; b = b->next)
+		pct_report(b);
 }
 
 /* ---- time zones ---- */
@@ -491,6 +824,7 @@ void lookup_destroy_all(void)
 	while (buckets) {
 		struct dynstats_bucket *b = buckets;
 		buckets = b->next;
+		stats_obj_destroy(b->obj);
 		for (int i = 0; i < DS_HASH; i++) {
 			while (b->h[i]) {
 				struct ds_counter *c = b->h[i];
@@ -503,6 +837,29 @@ void lookup_destroy_all(void)
 		free(b->name);
 		free(b);
 	}
+	stats_obj_destroy(ds_global);
+	ds_global = NULL;
+	while (pbuckets) {
+		struct percentile_bucket *b = pbuckets;
+		pbuckets = b->next;
+		stats_obj_destroy(b->obj);
+		while (b->first) {
+			struct pct_key *k = b->first;
+			b->first = k->onext;
+			free(k->name);
+			free(k->ring);
+			free(k->p);
+			free(k);
+		}
+		pthread_mutex_destroy(&b->mtx);
+		free(b->scratch);
+		free(b->pct);
+		free(b->delim);
+		free(b->name);
+		free(b);
+	}
+	stats_obj_destroy(pct_global);
+	pct_global = NULL;
 	while (zones) {
 		struct tz_entry *z = zones;
 		zones = z->next;

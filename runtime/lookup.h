@@ -6,7 +6,8 @@
  *
  * Contract with runtime/conf.c: during pass 1 over the objects (before any
  * script is compiled), call lookup_table_create() for CFG_OBJ_LOOKUP_TABLE,
- * dynstats_bucket_create() for CFG_OBJ_DYN_STATS and tz_create_from_obj()
+ * dynstats_bucket_create() for CFG_OBJ_DYN_STATS,
+ * percentile_bucket_create() for CFG_OBJ_PERCENTILE_STATS and tz_create_from_obj()
  * for CFG_OBJ_TIMEZONE; each reports its own errors as FILE:LINE and marks
  * the parameters it used (so check_unused() flags the rest). On SIGHUP call
  * lookup_reload_all(). At exit, lookup_destroy_all().
@@ -14,8 +15,9 @@
  * Threading: creation and destruction in the main thread. A table's
  * contents are immutable once loaded; a reload builds new contents and
  * swaps them under the table's rwlock, which lookups take for reading (a
- * lookup copies the value out while holding it). dyn_stats counters are
- * guarded by one mutex per bucket. The time-zone list is read-only after
+ * lookup copies the value out while holding it). dyn_stats and
+ * percentile_stats buckets have one mutex each; their counters are atomics
+ * that the statistics registry reads without it. The time-zone list is read-only after
  * load.
  */
 #ifndef SLUICE_LOOKUP_H
@@ -54,6 +56,23 @@ struct dynstats_bucket *dynstats_find(const char *name);
 int dynstats_inc(struct dynstats_bucket *b, const char *key, size_t klen);
 /* Value of a counter (0 if absent); for tests and statistics. */
 uint64_t dynstats_get(struct dynstats_bucket *b, const char *key);
+/* dyn_inc()'s result when the bucket is full and the key new (rsyslog's
+ * RS_RET_OUT_OF_MEMORY). */
+#define DYNSTATS_RC_OVERFLOW (-6)
+
+/* percentile_stats(name= percentiles=[...] windowSize= delimiter=) and
+ * percentile_observe(): see lookup.c for the statistics they produce. */
+struct percentile_bucket;
+enum sl_rc percentile_bucket_create(struct cfg_obj *o);
+struct percentile_bucket *percentile_find(const char *name);
+/* Record one observation; returns 0 (rsyslog's result). */
+int percentile_observe(struct percentile_bucket *b, const char *key, size_t klen, int64_t value);
+
+/* Call after each statistics report (impstats): computes the percentiles
+ * of the observations since the previous report (shown by the next one,
+ * as rsyslog 8.2302 does) and purges dyn_stats keys unused for
+ * unusedMetricLife seconds. */
+void lookup_stats_reported(void);
 
 /* timezone(id="CET" offset="+01:00") */
 struct tz_info {

@@ -39,6 +39,7 @@ enum fn_id {
 	FN_REPLACE, FN_WRAP, FN_EXEC_TEMPLATE, FN_PRIFILT, FN_RANDOM, FN_IPV42NUM, FN_NUM2IPV4,
 	FN_FORMAT_TIME, FN_PARSE_TIME, FN_IS_TIME, FN_PARSE_JSON, FN_GET_PROPERTY, FN_LOOKUP,
 	FN_DYN_INC, FN_SCRIPT_ERROR, FN_PREV_SUSPENDED, FN_RELOAD_LOOKUP_TABLE,
+	FN_PERCENTILE_OBSERVE,
 };
 
 static const struct fn_def {
@@ -63,6 +64,7 @@ static const struct fn_def {
 	{ "dyn_inc", FN_DYN_INC, 2, 2 }, { "script_error", FN_SCRIPT_ERROR, 0, 0 },
 	{ "previous_action_suspended", FN_PREV_SUSPENDED, 0, 0 },
 	{ "reload_lookup_table", FN_RELOAD_LOOKUP_TABLE, 1, 2 },
+	{ "percentile_observe", FN_PERCENTILE_OBSERVE, 3, 3 },
 };
 
 /* What the compiler attaches to an EXPR_FUNC node. */
@@ -73,6 +75,7 @@ struct fn_res {
 	const struct template *tpl;   /* exec_template() */
 	struct lookup_table *table;   /* lookup(), reload_lookup_table */
 	struct dynstats_bucket *bucket; /* dyn_inc() */
+	struct percentile_bucket *pbucket; /* percentile_observe() */
 	struct prop_ref *target;      /* parse_json(): the container */
 };
 
@@ -114,12 +117,6 @@ bool script_func_compile(struct expr *e, bool as_statement, int *n_errors)
 			def = &fn_defs[i];
 	if (def && (def->id == FN_RELOAD_LOOKUP_TABLE) != as_statement)
 		def = NULL;  /* reload_lookup_table is a statement, not a function */
-	if (!def && !strcmp(e->str, "percentile_observe")) {
-		cfg_error(&e->pos, "percentile_observe() is not supported by sluice "
-			  "(nor is percentile_stats()); doc/differences.md");
-		(*n_errors)++;
-		return false;
-	}
 	if (!def) {
 		const char *s = script_func_suggest(e->str);
 		if (s && strcmp(s, "reload_lookup_table"))
@@ -206,6 +203,18 @@ bool script_func_compile(struct expr *e, bool as_statement, int *n_errors)
 		res->bucket = dynstats_find(e->args[0]->str);
 		if (!res->bucket) {
 			cfg_error(&e->pos, "dyn-stats bucket '%s' not found", e->args[0]->str);
+			(*n_errors)++;
+			return false;
+		}
+		break;
+	case FN_PERCENTILE_OBSERVE:
+		if (!need_const(e, 0, "percentile-stats bucket-name (param 1) of perctile-stats "
+				"manipulating functions like percentile_observe must be a constant string",
+				n_errors))
+			return false;
+		res->pbucket = percentile_find(e->args[0]->str);
+		if (!res->pbucket) {
+			cfg_error(&e->pos, "perctile-stats bucket '%s' not found", e->args[0]->str);
 			(*n_errors)++;
 			return false;
 		}
@@ -833,7 +842,8 @@ void script_func_call(struct sctx *c, const struct expr *e, struct sval *out)
 	}
 	for (int i = 0; i < e->n_args && i < 5; i++) {
 		/* constant names (table, bucket, container) are resolved */
-		if (((res->def->id == FN_LOOKUP || res->def->id == FN_DYN_INC) && i == 0) ||
+		if (((res->def->id == FN_LOOKUP || res->def->id == FN_DYN_INC ||
+		      res->def->id == FN_PERCENTILE_OBSERVE) && i == 0) ||
 		    (res->def->id == FN_PARSE_JSON && i == 1) || res->def->id == FN_RELOAD_LOOKUP_TABLE)
 			continue;
 		eval_expr(c, e->args[i], &a[i]);
@@ -986,6 +996,31 @@ void script_func_call(struct sctx *c, const struct expr *e, struct sval *out)
 		sv_to_str(c, &a[1]);
 		sv_num(out, dynstats_inc(res->bucket, sv_ptr(c, &a[1]), c_len(c, &a[1])));
 		return;
+	case FN_PERCENTILE_OBSERVE: {
+		/* rsyslog observes only a valid number ("didn't get a valid
+		 * number" otherwise) and returns 0 either way */
+		sv_to_str(c, &a[1]);
+		sv_to_str(c, &a[2]);
+		const char *v = sv_ptr(c, &a[2]);
+		size_t vl = c_len(c, &a[2]), i = 0;
+		bool neg = false;
+		uint64_t n = 0;
+		if (i < vl && (v[i] == '-' || v[i] == '+'))
+			neg = v[i++] == '-';
+		bool ok = i < vl;
+		for (; i < vl; i++) {
+			if (v[i] < '0' || v[i] > '9') {
+				ok = false;
+				break;
+			}
+			n = n * 10 + (uint64_t)(v[i] - '0');
+		}
+		if (ok)
+			percentile_observe(res->pbucket, sv_ptr(c, &a[1]), c_len(c, &a[1]),
+					   neg ? -(int64_t)n : (int64_t)n);
+		sv_num(out, 0);
+		return;
+	}
 	case FN_RELOAD_LOOKUP_TABLE:
 		lookup_reload(res->table, e->n_args == 2 ? e->args[1]->str : NULL);
 		sv_num(out, 0);

@@ -29,6 +29,7 @@
 #include "glbl.h"
 #include "ast.h"
 #include "log.h"
+#include "lookup.h"
 #include "parser.h"
 #include "ruleset.h"
 #include "sbuf.h"
@@ -284,6 +285,7 @@ static void report(struct impstats *st)
 	}
 	if (st->cfg->bracketing)
 		emit_line("END", 3, st);
+	lookup_stats_reported(); /* percentile_stats windows, dyn_stats purges */
 	if (st->file)
 		fflush(st->file);
 	if (st->n_batch) {

@@ -945,6 +945,11 @@ static enum act_result flush(struct omes_wrk *w)
 				if (w->items[i].state == ITEM_RETRY)
 					again = true;
 			compact(w);
+			/* round-robin as rsyslog 8.2302 (incrementServerIndex
+			 * after each request): the next request, of this batch
+			 * or the next, goes to the next server */
+			if (a->n_servers > 1)
+				w->srv = (w->srv + 1) % a->n_servers;
 			if (!again) {
 				backoff = OMES_BACKOFF_MIN_MS;
 				continue;
@@ -952,11 +957,19 @@ static enum act_result flush(struct omes_wrk *w)
 		} else if (retriable(st) || st == 401 || st == 403) {
 			/* overloaded, or not allowed (yet): nothing was indexed */
 			atomic_fetch_add(&a->st.http_errors, 1);
-			atomic_fetch_add(&a->st.retried, k);
-			if (st == 401 || st == 403)
+			if (st == 401 || st == 403) {
+				/* not transient: no back-off loop, suspend at once;
+				 * the core keeps or gives up the documents as
+				 * action.resumeRetryCount says (rsyslog 8.2302
+				 * drops them into errorfile instead) */
 				sl_err("omelasticsearch %s: %s refused the request with HTTP %ld; check "
-				       "uid/pwd; %zu documents pending", a->name, a->servers[w->srv], st,
-				       w->n_items);
+				       "uid/pwd; suspending with %zu documents pending", a->name,
+				       a->servers[w->srv], st, w->n_items);
+				if (a->n_servers > 1)
+					w->srv = (w->srv + 1) % a->n_servers;
+				return ACT_SUSPENDED;
+			}
+			atomic_fetch_add(&a->st.retried, k);
 		} else if (k > 1) {
 			/* 400, 413, ...: one bad item, or too big; halve */
 			atomic_fetch_add(&a->st.http_errors, 1);
@@ -987,14 +1000,12 @@ static enum act_result flush(struct omes_wrk *w)
 		}
 		sleep_ms(wait);
 		backoff = backoff * 2 > OMES_BACKOFF_MAX_MS ? OMES_BACKOFF_MAX_MS : backoff * 2;
-		/* spread the retries over the servers */
-		if (a->n_servers > 1)
+		/* spread the retries over the servers (a 2xx answer has
+		 * already moved on) */
+		if (a->n_servers > 1 && !(st >= 200 && st < 300))
 			w->srv = (w->srv + 1) % a->n_servers;
 	}
 	w->chunk_limit = c->bulkmode ? 0 : 1;
-	/* round-robin: the next request starts at the next server */
-	if (a->n_servers > 1)
-		w->srv = (w->srv + 1) % a->n_servers;
 	return ACT_OK;
 }
 

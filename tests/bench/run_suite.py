@@ -45,6 +45,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -533,6 +534,7 @@ def main():
     ap.add_argument("--bench-dir", default=os.environ.get("BENCH_DIR", os.path.join(TOP, "..", "shared", "bench")))
     ap.add_argument("--build-dir", default=os.environ.get("top_builddir", TOP))
     ap.add_argument("--tmp-dir", default=os.environ.get("BENCH_TMP", "/var/tmp"))
+    ap.add_argument("--commit", help="commit the measured sluiced was built from (default: this tree's HEAD)")
     ap.add_argument("--note", help="free text stored in every record (e.g. 'machine under load')")
     ap.add_argument("--keep", action="store_true", help="keep run directories")
     args = ap.parse_args()
@@ -568,8 +570,8 @@ def main():
             log("%s not found at %s" % (what, path))
             return 77
     suite_id = time.strftime("%Y%m%dT%H%M%S")
-    common = {"suite_id": suite_id, "commit": git_commit(), "quick": q, "nproc": os.cpu_count(),
-              "cmd": "tests/bench/run_suite.py " + " ".join(sys.argv[1:])}
+    common = {"suite_id": suite_id, "commit": args.commit or git_commit(), "quick": q, "nproc": os.cpu_count(),
+              "cmd": shlex.join(["tests/bench/run_suite.py"] + sys.argv[1:])}
     if args.note:
         common["note"] = args.note
     os.makedirs(os.path.dirname(os.path.abspath(args.results)), exist_ok=True)
