@@ -674,8 +674,6 @@ static struct pct_key *pct_key_new(struct percentile_bucket *b, const char *key,
 
 int percentile_observe(struct percentile_bucket *b, const char *key, size_t klen, int64_t value)
 {
-	if (klen == 0)
-		return 0;  /* rsyslog ignores an empty stat name */
 	unsigned h = ds_hash(key, klen) % PCT_HASH;
 	pthread_mutex_lock(&b->mtx);
 	struct pct_key *k = b->h[h];
@@ -744,6 +742,15 @@ static void pct_report(struct percentile_bucket *b)
 		k->reported = true;
 	}
 	pthread_mutex_unlock(&b->mtx);
+}
+
+void lookup_stats_reporting(void)
+{
+	/* rsyslog computes every bucket when the first one (in config
+	 * order) has been read: that one shows last report's values, the
+	 * others the current ones */
+	for (struct percentile_bucket *b = pbuckets; b && b->next; b = b->next)
+		pct_report(b);
 }
 
 void lookup_stats_reported(void)

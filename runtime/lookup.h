@@ -73,6 +73,10 @@ int percentile_observe(struct percentile_bucket *b, const char *key, size_t klen
  * as rsyslog 8.2302 does) and purges dyn_stats keys unused for
  * unusedMetricLife seconds. */
 void lookup_stats_reported(void);
+/* Call just before each statistics report: computes the percentiles of
+ * every percentile_stats bucket but the first defined (rsyslog computes
+ * them all after reading the first bucket's object). */
+void lookup_stats_reporting(void);
 
 /* timezone(id="CET" offset="+01:00") */
 struct tz_info {

@@ -57,6 +57,14 @@ static bool pcre_safe(const char *p)
 	bool prev_quant = false, prev_open = false;
 	for (size_t i = 0; p[i]; i++) {
 		unsigned char ch = (unsigned char)p[i];
+		if (ch == '\\' && p[i + 1] && strchr(".[](){}*+?|^$\\", p[i + 1])) {
+			/* an escaped metacharacter is the literal character in
+			 * POSIX ERE and in PCRE2 alike (outside a bracket) */
+			i++;
+			prev_quant = false;
+			prev_open = false;
+			continue;
+		}
 		if (ch == '\\' || ch < 0x20 || ch >= 0x7f)
 			return false;
 		if (ch == '*' || ch == '+' || ch == '?') {
@@ -97,6 +105,8 @@ static bool pcre_safe(const char *p)
 			if (p[j] == ']')
 				j++;
 			for (; p[j] && p[j] != ']'; j++) {
+				if (p[j] == '\\')
+					return false; /* literal in POSIX, an escape in PCRE2 */
 				if (p[j] == '[') {
 					if (p[j + 1] != ':')
 						return false;

@@ -438,14 +438,3 @@ bool stats_get(const char *obj_name, const char *ctr_name, uint64_t *out)
 	return found;
 }
 
-void stats_action_obj_name(const char *mod, struct cfg_obj *o, bool plain, char *buf,
-			   size_t len)
-{
-	struct cfg_param *p = o ? cfg_obj_param(o, "name") : NULL;
-	if (plain)
-		snprintf(buf, len, "%s", mod);
-	else if (p && !p->val.is_array && p->val.str)
-		snprintf(buf, len, "%s(%s)", mod, p->val.str);
-	else /* action_create numbers the action after act_create returns */
-		snprintf(buf, len, "%s(action-%d)", mod, action_count());
-}

@@ -270,6 +270,7 @@ static void report(struct impstats *st)
 	update_rusage(st);
 	if (st->cfg->bracketing)
 		emit_line("BEGIN", 5, st);
+	lookup_stats_reporting();
 	if (st->fmt == STATS_FMT_PROMETHEUS) {
 		struct sbuf sb = SBUF_INIT;
 		stats_render(st->fmt, st->cfg->reset, NULL, NULL, &sb);

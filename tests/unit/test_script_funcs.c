@@ -263,9 +263,22 @@ START_TEST(t_regex)
 	ck_assert(script_regex_match(r, "sshd12: login failed", 20));
 	ck_assert(!script_regex_match(r, "sshd12: login faile", 19));
 	script_regex_free(r);
-	r = script_regex_new("a\\.b", true, false, err, sizeof(err));
-	ck_assert(r && !script_regex_uses_jit(r));   /* backslash: POSIX only */
-	ck_assert(script_regex_match(r, "xa.b", 4) && !script_regex_match(r, "axb", 3));
+	/* an escaped metacharacter is a literal in both engines: JIT */
+	r = script_regex_new("a\\.b\\[UFW\\]", true, false, err, sizeof(err));
+	ck_assert(r);
+#ifdef HAVE_PCRE2
+	ck_assert(script_regex_uses_jit(r));
+#endif
+	ck_assert(script_regex_match(r, "xa.b[UFW]", 9) && !script_regex_match(r, "axb[UFW]", 8));
+	script_regex_free(r);
+	/* a backslash inside a bracket is literal to POSIX only: POSIX */
+	r = script_regex_new("a[\\.]b", true, false, err, sizeof(err));
+	ck_assert(r && !script_regex_uses_jit(r));
+	ck_assert(script_regex_match(r, "a\\b", 3) && script_regex_match(r, "a.b", 3));
+	script_regex_free(r);
+	/* an escaped ordinary character (\w is a class in PCRE2): POSIX */
+	r = script_regex_new("a\\wb", true, false, err, sizeof(err));
+	ck_assert(r && !script_regex_uses_jit(r));
 	script_regex_free(r);
 }
 END_TEST
