@@ -57,8 +57,10 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #define IMPTCP_READ_SIZE (64 * 1024)
+#define IMPTCP_INFLATE_SIZE (64 * 1024) /* inflate output per call (bounded) */
 #define IMPTCP_BATCH 1024
 #define IMPTCP_MAX_LISTENERS 16
 #define IMPTCP_MAX_THREADS 64
@@ -131,7 +133,7 @@ static const struct param_desc imptcp_inst_params[] = {
 	{ "keepAlive.probes", PARAM_INT, "0", 0, IOFF(ka_probes), "keep-alive probes (0 = OS default)" },
 	{ "keepAlive.time", PARAM_INT, "0", 0, IOFF(ka_time), "keep-alive idle time (0 = OS default)" },
 	{ "keepAlive.interval", PARAM_INT, "0", 0, IOFF(ka_intvl), "keep-alive interval (0 = OS default)" },
-	{ "compression.mode", PARAM_WORD, "none", 0, IOFF(compression), "only none is supported" },
+	{ "compression.mode", PARAM_WORD, "none", 0, IOFF(compression), "none or stream:always (zlib stream, as omfwd sends)" },
 	{ "defaultTZ", PARAM_STRING, NULL, 0, IOFF(default_tz), "offset (+hh:mm) for RFC3164 timestamps" },
 	{ "rateLimit.interval", PARAM_INT, "0", 0, IOFF(rl_interval), "rate-limit interval in seconds (0 = off)" },
 	{ "rateLimit.burst", PARAM_INT, "10000", 0, IOFF(rl_burst), "messages per interval" },
@@ -174,6 +176,7 @@ struct imptcp_session {
 	struct imptcp_thread *owner;
 	struct msg_origin *origin;
 	struct framing_state fr;
+	z_stream *zs;                   /* compression.mode="stream:always" only */
 	char peer[NET_IP_MAX];
 	struct imptcp_session *prev, *next;
 };
@@ -187,6 +190,7 @@ struct imptcp_thread {
 	pthread_mutex_t lock;           /* guards `sessions` (accept/close only) */
 	struct imptcp_session *sessions;
 	char *rbuf;
+	char *zbuf;                     /* inflate output (stream:always only) */
 	struct msg *batch[IMPTCP_BATCH];
 	int n_batch;
 	struct msg_alloc alloc;         /* messages are carved from blocks */
@@ -202,6 +206,9 @@ struct imptcp_stats {
 	atomic_uint_fast64_t sessions_closed;
 	atomic_uint_fast64_t sessions_refused;
 	atomic_uint_fast64_t discarded_nomem;
+	atomic_uint_fast64_t bytes_received;     /* compressed bytes (stream:always) */
+	atomic_uint_fast64_t bytes_decompressed;
+	atomic_uint_fast64_t decompress_errors;  /* sessions closed for a corrupt stream */
 	struct framing_stats fr;
 };
 
@@ -213,6 +220,7 @@ struct imptcp_input {
 	enum flow_ctl fc;
 	struct framing_cfg frcfg;
 	bool is_unix;
+	bool zstream;                   /* compression.mode="stream:always" */
 	struct ev_src listeners[IMPTCP_MAX_LISTENERS];
 	int n_listeners;
 	struct ev_src wake;
@@ -301,9 +309,14 @@ static void *imptcp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_er
 			  "is not supported by sluice yet");
 		errs++;
 	}
-	if (c->compression && strcasecmp(c->compression, "none") != 0) {
-		cfg_error(param_pos(o, "compression.mode"), "imptcp: compression.mode '%s' is not "
-			  "supported by sluice (only none)", c->compression);
+	bool zstream = false;
+	if (c->compression && strcasecmp(c->compression, "stream:always") == 0) {
+		zstream = true;
+	} else if (c->compression && strcasecmp(c->compression, "none") != 0) {
+		/* rsyslog: "unknown compression mode" (8.2302 imptcp) */
+		cfg_error(param_pos(o, "compression.mode"), "imptcp: invalid value for "
+			  "compression.mode: '%s' (use \"none\" or \"stream:always\")",
+			  c->compression);
 		errs++;
 	}
 
@@ -316,6 +329,7 @@ static void *imptcp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_er
 	in->wake.kind = EV_WAKE;
 	in->inputname = c->name ? c->name : "imptcp";
 	in->is_unix = c->path != NULL;
+	in->zstream = zstream;
 	in->n_threads = m ? (int)m->threads : 2;
 	if (c->ruleset) {
 		in->ruleset = ruleset_lookup(c->ruleset);
@@ -404,6 +418,10 @@ static void sess_close(struct imptcp_thread *t, struct imptcp_session *s)
 	close(s->ev.fd);
 	msg_origin_release(s->origin);
 	framing_state_free(&s->fr);
+	if (s->zs) {
+		inflateEnd(s->zs);
+		free(s->zs);
+	}
 	pthread_mutex_lock(&t->lock);
 	if (s->prev)
 		s->prev->next = s->next;
@@ -415,6 +433,45 @@ static void sess_close(struct imptcp_thread *t, struct imptcp_session *s)
 	atomic_fetch_sub(&in->n_sessions, 1);
 	atomic_fetch_add_explicit(&in->stats.sessions_closed, 1, memory_order_relaxed);
 	free(s);
+}
+
+/* compression.mode="stream:always": inflate n bytes of t->rbuf into
+ * t->zbuf (at most IMPTCP_INFLATE_SIZE at a time, so a small compressed
+ * read of a very repetitive stream never needs more memory) and frame
+ * the output. A finished zlib stream (the sender's Z_FINISH) may be
+ * followed by a new one. False when the stream is corrupt. */
+static bool sess_inflate(struct imptcp_thread *t, struct imptcp_session *s, size_t n,
+			 const struct framing_sink *k)
+{
+	struct imptcp_input *in = t->in;
+	z_stream *zs = s->zs;
+	atomic_fetch_add_explicit(&in->stats.bytes_received, n, memory_order_relaxed);
+	zs->next_in = (Bytef *)t->rbuf;
+	zs->avail_in = (uInt)n;
+	do {
+		zs->next_out = (Bytef *)t->zbuf;
+		zs->avail_out = IMPTCP_INFLATE_SIZE;
+		int r = inflate(zs, Z_NO_FLUSH);
+		size_t out = IMPTCP_INFLATE_SIZE - zs->avail_out;
+		if (out) {
+			atomic_fetch_add_explicit(&in->stats.bytes_decompressed, out,
+						  memory_order_relaxed);
+			framing_feed(&in->frcfg, &s->fr, t->zbuf, out, k);
+		}
+		if (r == Z_STREAM_END) {
+			inflateReset(zs); /* the sender may start a new stream */
+		} else if (r == Z_BUF_ERROR) {
+			break; /* no progress possible: all input consumed */
+		} else if (r != Z_OK) {
+			atomic_fetch_add_explicit(&in->stats.decompress_errors, 1,
+						  memory_order_relaxed);
+			sl_err("%s: corrupt compressed stream from peer %s (zlib error %d: %s); "
+			       "closing the session", in->who, s->peer, r,
+			       zs->msg ? zs->msg : "?");
+			return false;
+		}
+	} while (zs->avail_in > 0 || zs->avail_out == 0);
+	return true;
 }
 
 static void sess_readable(struct imptcp_thread *t, struct imptcp_session *s)
@@ -432,7 +489,14 @@ static void sess_readable(struct imptcp_thread *t, struct imptcp_session *s)
 			dt_now(&t->now_st, &now); /* one reception time per read */
 			t->now_tt = now.tv_sec;
 			make_sink(t, s, &k);
-			framing_feed(&in->frcfg, &s->fr, t->rbuf, (size_t)n, &k);
+			if (s->zs) {
+				if (!sess_inflate(t, s, (size_t)n, &k)) {
+					sess_close(t, s);
+					return;
+				}
+			} else {
+				framing_feed(&in->frcfg, &s->fr, t->rbuf, (size_t)n, &k);
+			}
 			if ((size_t)n < IMPTCP_READ_SIZE)
 				return;
 			continue;
@@ -506,6 +570,17 @@ static void accept_sessions(struct imptcp_thread *t0, int lfd)
 			close(fd);
 			continue;
 		}
+		if (in->zstream) {
+			s->zs = calloc(1, sizeof(*s->zs));
+			if (!s->zs || inflateInit(s->zs) != Z_OK) {
+				sl_err("%s: cannot set up zlib for session from %s", in->who, ip);
+				free(s->zs);
+				free(s);
+				msg_origin_release(o);
+				close(fd);
+				continue;
+			}
+		}
 		s->ev.kind = EV_SESSION;
 		s->ev.fd = fd;
 		s->origin = o;
@@ -544,6 +619,10 @@ static void accept_sessions(struct imptcp_thread *t0, int lfd)
 			atomic_fetch_sub(&in->n_sessions, 1);
 			msg_origin_release(o);
 			close(fd);
+			if (s->zs) {
+				inflateEnd(s->zs);
+				free(s->zs);
+			}
 			free(s);
 		}
 	}
@@ -617,6 +696,11 @@ static void imptcp_stats_register(struct imptcp_input *in)
 	stats_obj_add(o, "sessions.closed", &in->stats.sessions_closed, R);
 	stats_obj_add(o, "sessions.refused", &in->stats.sessions_refused, R);
 	stats_obj_add(o, "discarded.nomem", &in->stats.discarded_nomem, R);
+	if (in->zstream) {
+		stats_obj_add(o, "bytes.received", &in->stats.bytes_received, R);
+		stats_obj_add(o, "bytes.decompressed", &in->stats.bytes_decompressed, R);
+		stats_obj_add(o, "decompress.errors", &in->stats.decompress_errors, R);
+	}
 	stats_obj_add(o, "framing.truncated", &in->stats.fr.truncated, R);
 	stats_obj_add(o, "framing.errors", &in->stats.fr.framing_errors, R);
 	stats_obj_add(o, "ratelimit.discarded", &in->rl.discarded, R);
@@ -675,7 +759,9 @@ static enum sl_rc imptcp_in_start(void *arg)
 		pthread_mutex_init(&t->lock, NULL);
 		t->epfd = epoll_create1(EPOLL_CLOEXEC);
 		t->rbuf = malloc(IMPTCP_READ_SIZE);
-		if (t->epfd < 0 || !t->rbuf)
+		if (in->zstream)
+			t->zbuf = malloc(IMPTCP_INFLATE_SIZE);
+		if (t->epfd < 0 || !t->rbuf || (in->zstream && !t->zbuf))
 			return SL_ERR_NOMEM;
 		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &in->wake };
 		if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, in->wake.fd, &ev) != 0)
@@ -739,6 +825,7 @@ static void imptcp_in_destroy(void *arg)
 		if (t->epfd >= 0)
 			close(t->epfd);
 		free(t->rbuf);
+		free(t->zbuf);
 		pthread_mutex_destroy(&t->lock);
 	}
 	for (int i = 0; i < in->n_listeners; i++)

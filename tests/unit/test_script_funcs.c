@@ -21,6 +21,8 @@
 #include "prop.h"
 #include "script.h"
 #include "script_int.h"
+#include "sbuf.h"
+#include "stats.h"
 
 /* ---- allocation counting ---- */
 extern void *__libc_malloc(size_t);
@@ -352,6 +354,55 @@ static void write_file(const char *name, const char *text)
 	fclose(f);
 }
 
+/* percentile_stats: rsyslog's index max(0, p/100*n - 1) over the sorted
+ * window, the window (windowSize 4 -> a ring of 4 keeping 3), window
+ * counters restarting after a report, the key order, and the lines. */
+START_TEST(t_percentile)
+{
+	int nerr = 0;
+	struct cfg_tree *t = parse("percentile_stats(name=\"pu\" percentiles=[\"50\",\"95\"] windowSize=\"4\")\n"
+				   "set $!r = percentile_observe(\"pu\", \"k\", \"7\") & percentile_observe(\"pu\", \"k\", \"x\");\n",
+				   &nerr);
+	ck_assert_msg(t && nerr == 0, "%s", errbuf);
+	for (struct cfg_obj *o = t->objs; o; o = o->next)
+		if (o->type == CFG_OBJ_PERCENTILE_STATS)
+			ck_assert_int_eq(percentile_bucket_create(o), SL_OK);
+	script_compile(t->script, &resolver, &nerr);
+	ck_assert_msg(nerr == 0, "%s", errbuf);
+	struct percentile_bucket *b = percentile_find("pu");
+	ck_assert_ptr_nonnull(b);
+	struct exec_ctx ctx;
+	exec_ctx_init(&ctx);
+	struct msg *m = mk_msg("prog: x", 1, 5, "prog:");
+	script_exec(t->script, m, &ctx);  /* observes 7; "x" is not a number */
+	struct fjson_object *r = NULL;
+	ck_assert(fjson_object_object_get_ex(m->json, "r", &r));
+	ck_assert_str_eq(fjson_object_get_string(r), "00");
+	msg_release(m);
+	ck_assert_int_eq(percentile_observe(b, "k", 1, 1), 0);
+	ck_assert_int_eq(percentile_observe(b, "k", 1, 9), 0);
+	ck_assert_int_eq(percentile_observe(b, "j", 1, 4), 0);
+	struct sbuf sb = SBUF_INIT;
+	ck_assert(stats_render_obj("pu", STATS_FMT_LEGACY, &sb));
+	ck_assert_str_eq(sb.buf, "pu: origin=percentile.bucket k.p50=0 k.p95=0 k.window_min=1 k.window_max=9 "
+			 "k.window_sum=17 k.window_count=3 j.p50=0 j.p95=0 j.window_min=4 j.window_max=4 "
+			 "j.window_sum=4 j.window_count=1 ");
+	lookup_stats_reported();
+	/* the ring kept 1, 9, 7 -> sorted 1 7 9: p50 index 0.5, p95 index 1.85 */
+	sb.len = 0;
+	ck_assert(stats_render_obj("pu", STATS_FMT_LEGACY, &sb));
+	ck_assert_str_eq(sb.buf, "pu: origin=percentile.bucket k.p50=1 k.p95=7 k.window_min=1 k.window_max=9 "
+			 "k.window_sum=17 k.window_count=3 j.p50=4 j.p95=4 j.window_min=4 j.window_max=4 "
+			 "j.window_sum=4 j.window_count=1 ");
+	/* a new observation restarts the window counters */
+	percentile_observe(b, "k", 1, 5);
+	sb.len = 0;
+	ck_assert(stats_render_obj("pu", STATS_FMT_LEGACY, &sb));
+	ck_assert(strstr(sb.buf, " k.window_min=5 k.window_max=5 k.window_sum=5 k.window_count=1 "));
+	sbuf_free(&sb);
+}
+END_TEST
+
 START_TEST(t_lookup)
 {
 	char cfg[2048];
@@ -493,6 +544,7 @@ int main(void)
 	tcase_add_test(tc, t_json);
 	tcase_add_test(tc, t_foreach_globals);
 	tcase_add_test(tc, t_lookup);
+	tcase_add_test(tc, t_percentile);
 	tcase_add_test(tc, t_errors);
 	tcase_add_test(tc, t_bench_filters);
 	suite_add_tcase(s, tc);
