@@ -16,6 +16,13 @@
  *    the frame is stored, and no more than maxMessageSize bytes are ever
  *    stored (no octet-count overflow of the CVE-2018-16881 kind);
  *  - empty frames are dropped.
+ * With start_re (imptcp framing.delimiter.regex) framing_feed_regex
+ * cuts instead: checked against rsyslogd 8.2302 — a line (without its
+ * LF) matching the regex starts a message, other lines are appended with
+ * their LF between; a message longer than maxMessageSize keeps its first
+ * maxMessageSize bytes and the rest up to the next start line is dropped
+ * (counted as truncated). Unlike rsyslog, the message still open when the
+ * peer closes is emitted, not lost (doc/differences.md).
  *
  * Threading: see framing.h (one thread per framing_state).
  */
@@ -131,11 +138,91 @@ static const char *find_delim(const struct framing_cfg *cfg, const char *p, size
 	return lf;
 }
 
+/* start_re: append n bytes to the current line (at most max_msg kept). */
+static bool line_append(const struct framing_cfg *cfg, struct framing_state *st,
+			const char *p, size_t n)
+{
+	if (st->line == NULL) {
+		st->line = malloc(cfg->max_msg + 1);
+		if (st->line == NULL)
+			return false;
+	}
+	if (n > cfg->max_msg - st->line_len) {
+		n = cfg->max_msg - st->line_len;
+		st->line_truncated = true;
+	}
+	memcpy(st->line + st->line_len, p, n);
+	st->line_len += n;
+	return true;
+}
+
+/* start_re: the current line is complete (or the peer closed after it
+ * without an LF). Starts a new message if it matches, then appends it to
+ * the current message. */
+static void line_done(const struct framing_cfg *cfg, struct framing_state *st,
+		      const struct framing_sink *k)
+{
+	const size_t max = cfg->max_msg;
+	if (st->line == NULL && !line_append(cfg, st, "", 0)) {
+		count(&k->stats->discarded_nomem);
+		return;
+	}
+	st->line[st->line_len] = '\0';
+	if (st->have_msg &&
+	    regexec(cfg->start_re, st->line, 0, NULL, 0) == 0) {
+		emit_carry(k, st);
+		st->have_msg = false;
+		st->state = FR_START;
+	}
+	if (st->state == FR_TRUNC) { /* the message is full: drop the line */
+		st->line_len = 0;
+		st->line_truncated = false;
+		return;
+	}
+	size_t need = st->line_len + (st->have_msg ? 1 : 0);
+	if (need > max - st->carry_len || st->line_truncated) {
+		truncated(cfg, k, st);
+		st->state = FR_TRUNC;
+	}
+	if ((st->have_msg && !carry_append(cfg, st, "\n", 1)) ||
+	    !carry_append(cfg, st, st->line, st->line_len)) {
+		count(&k->stats->discarded_nomem);
+		st->carry_len = 0;
+		st->state = FR_TRUNC;
+	}
+	st->have_msg = true;
+	st->line_len = 0;
+	st->line_truncated = false;
+}
+
+static void framing_feed_regex(const struct framing_cfg *cfg, struct framing_state *st,
+			       const char *p, size_t len, const struct framing_sink *k)
+{
+	const char *end = p + len;
+	while (p < end) {
+		const char *lf = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((lf ? lf : end) - p);
+		if (!line_append(cfg, st, p, n)) {
+			count(&k->stats->discarded_nomem);
+			st->line_len = 0;
+		}
+		if (!lf)
+			return;
+		line_done(cfg, st, k);
+		p = lf + 1;
+	}
+}
+
 void framing_feed(const struct framing_cfg *cfg, struct framing_state *st,
 		  const char *p, size_t len, const struct framing_sink *k)
 {
 	const char *end = p + len;
 	const size_t max = cfg->max_msg;
+
+	if (SL_UNLIKELY(cfg->start_re != NULL)) {
+		framing_feed_regex(cfg, st, p, len, k);
+		return;
+	}
 
 	while (p < end) {
 		switch (st->state) {
@@ -284,7 +371,16 @@ void framing_feed(const struct framing_cfg *cfg, struct framing_state *st,
 void framing_eof(const struct framing_cfg *cfg, struct framing_state *st,
 		 const struct framing_sink *k)
 {
-	(void)cfg;
+	if (cfg->start_re != NULL) {
+		if (st->line_len)
+			line_done(cfg, st, k);
+		if (st->have_msg)
+			emit_carry(k, st);
+		st->have_msg = false;
+		st->state = FR_START;
+		st->carry_len = 0;
+		return;
+	}
 	if (st->state == FR_START)
 		return;
 	if (st->state == FR_MSG && !st->octet) {
@@ -304,5 +400,9 @@ void framing_state_free(struct framing_state *st)
 	free(st->carry);
 	st->carry = NULL;
 	st->carry_len = 0;
+	free(st->line);
+	st->line = NULL;
+	st->line_len = 0;
+	st->have_msg = false;
 	st->state = FR_START;
 }

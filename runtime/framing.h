@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <regex.h>
 
 /* How an input cuts frames (built once from its parameters). */
 struct framing_cfg {
@@ -26,6 +27,13 @@ struct framing_cfg {
 	bool discard_truncated;    /* discardTruncatedMsg */
 	bool framingfix_asa;       /* framingfix.cisco.asa: SP before a frame */
 	bool multiline;            /* imptcp multiLine: LF ends a frame only before '<' or at the end of a read */
+	/* imptcp framing.delimiter.regex (NULL: not used): the stream is cut
+	 * into LF-terminated lines; a line the regex matches (POSIX ERE,
+	 * checked without its LF) starts a new message, any other line is
+	 * appended to the current one after an LF. Octet counting and the
+	 * additional delimiter do not apply. glibc's regexec locks the
+	 * regex_t, so each reading thread should use its own copy. */
+	const regex_t *start_re;
 };
 
 /* Counters of one input (shared by its sessions). */
@@ -57,10 +65,17 @@ struct framing_state {
 	int64_t count;             /* FR_COUNT: count so far; else bytes left */
 	char *carry;               /* partial frame; capacity cfg->max_msg; malloc'd on demand */
 	size_t carry_len;
+	/* start_re only: the current line (capacity max_msg + 1) and
+	 * whether a message has been started */
+	char *line;
+	size_t line_len;
+	bool have_msg;
+	bool line_truncated;
 };
 
 /* Cut `len` bytes read from the session into frames. Never stores more
- * than cfg->max_msg bytes of a frame. */
+ * than cfg->max_msg bytes of a frame (with start_re: of a message and of
+ * a line). */
 void framing_feed(const struct framing_cfg *cfg, struct framing_state *st,
 		  const char *p, size_t len, const struct framing_sink *sink);
 

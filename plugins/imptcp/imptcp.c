@@ -7,7 +7,13 @@
  * addtlFrameDelimiter, octet-counted, multiLine) with the same oversize
  * rules as imtcp; rsyslog 8.2302's imptcp bug of re-submitting an
  * oversize frame once per excess byte is NOT reproduced
- * (doc/differences.md).
+ * (doc/differences.md). framing.delimiter.regex (a line matching it
+ * starts a message) is framing.c's regex mode; each epoll thread compiles
+ * its own copy, since glibc's regexec locks the regex_t.
+ * compression.mode="stream:always" (what omfwd sends with the same
+ * setting): each session has a zlib inflate stream, the thread's 64 KiB
+ * inflate buffer is framed as it fills (bounded memory whatever the
+ * ratio); a corrupt stream closes the session, logged and counted.
  *
  * Threading: an input has `threads` epoll threads (module parameter,
  * default 2; per input in sluice, per module in rsyslog). in_run is
@@ -58,6 +64,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <regex.h>
 
 #define IMPTCP_READ_SIZE (64 * 1024)
 #define IMPTCP_INFLATE_SIZE (64 * 1024) /* inflate output per call (bounded) */
@@ -76,7 +83,7 @@ struct imptcp_mod_cfg {
 #define MOFF(f) offsetof(struct imptcp_mod_cfg, f)
 static const struct param_desc imptcp_mod_params[] = {
 	{ "threads", PARAM_INT, "2", 0, MOFF(threads), "epoll threads per input (1..64)" },
-	{ "processOnPoller", PARAM_BINARY, "on", 0, MOFF(process_on_poller), "accepted; sessions are always read on their epoll thread" },
+	{ "processOnPoller", PARAM_BINARY, "on", 0, MOFF(process_on_poller), "accepted; a session is always read on its epoll thread (the 'on' behaviour)" },
 	{ "inputptcpserverhelperthreads", PARAM_INT, "2", PARAM_LEGACY, MOFF(threads), "$InputPTCPServerHelperThreads" },
 };
 static const struct param_table imptcp_mod_table = PARAM_TABLE(imptcp_mod_params, struct imptcp_mod_cfg);
@@ -121,7 +128,7 @@ static const struct param_desc imptcp_inst_params[] = {
 	{ "ruleset", PARAM_RULESET, NULL, 0, IOFF(ruleset), "ruleset to bind to" },
 	{ "maxSessions", PARAM_INT, "0", 0, IOFF(max_sessions), "max concurrent sessions (0 = unlimited)" },
 	{ "supportOctetCountedFraming", PARAM_BINARY, "on", 0, IOFF(supp_octet), "frames starting with a digit are octet-counted" },
-	{ "framing.delimiter.regex", PARAM_STRING, NULL, 0, IOFF(delim_regex), "not supported by sluice (config error)" },
+	{ "framing.delimiter.regex", PARAM_STRING, NULL, 0, IOFF(delim_regex), "POSIX ERE: a line matching it starts a new message (multi-line input)" },
 	{ "multiLine", PARAM_BINARY, "off", 0, IOFF(multiline), "LF ends a frame only before '<' or at the end of a read" },
 	{ "discardTruncatedMsg", PARAM_BINARY, "off", 0, IOFF(discard_truncated), "drop the rest of an oversize frame" },
 	{ "maxFrameSize", PARAM_INT, "200000", 0, IOFF(max_frame_size), "largest octet count accepted" },
@@ -191,6 +198,9 @@ struct imptcp_thread {
 	struct imptcp_session *sessions;
 	char *rbuf;
 	char *zbuf;                     /* inflate output (stream:always only) */
+	struct framing_cfg frcfg;       /* the input's, with this thread's regex */
+	regex_t start_re;               /* framing.delimiter.regex (own copy: regexec locks) */
+	bool start_re_ok;
 	struct msg *batch[IMPTCP_BATCH];
 	int n_batch;
 	struct msg_alloc alloc;         /* messages are carved from blocks */
@@ -303,11 +313,18 @@ static void *imptcp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_er
 		cfg_error(param_pos(o, "maxsessions"), "imptcp: maxSessions must be >= 0");
 		errs++;
 	}
-	if (c->delim_regex) {
-		/* TODO(#5): framing.delimiter.regex (needs look-ahead over reads) */
-		cfg_error(param_pos(o, "framing.delimiter.regex"), "imptcp: framing.delimiter.regex "
-			  "is not supported by sluice yet");
-		errs++;
+	if (c->delim_regex) { /* compiled again per thread in in_start */
+		regex_t re;
+		int rc = regcomp(&re, c->delim_regex, REG_EXTENDED | REG_NOSUB);
+		if (rc != 0) {
+			char eb[160];
+			regerror(rc, &re, eb, sizeof(eb));
+			cfg_error(param_pos(o, "framing.delimiter.regex"), "imptcp: invalid "
+				  "framing.delimiter.regex '%s': %s", c->delim_regex, eb);
+			errs++;
+		} else {
+			regfree(&re);
+		}
 	}
 	bool zstream = false;
 	if (c->compression && strcasecmp(c->compression, "stream:always") == 0) {
@@ -456,7 +473,7 @@ static bool sess_inflate(struct imptcp_thread *t, struct imptcp_session *s, size
 		if (out) {
 			atomic_fetch_add_explicit(&in->stats.bytes_decompressed, out,
 						  memory_order_relaxed);
-			framing_feed(&in->frcfg, &s->fr, t->zbuf, out, k);
+			framing_feed(&t->frcfg, &s->fr, t->zbuf, out, k);
 		}
 		if (r == Z_STREAM_END) {
 			inflateReset(zs); /* the sender may start a new stream */
@@ -495,7 +512,7 @@ static void sess_readable(struct imptcp_thread *t, struct imptcp_session *s)
 					return;
 				}
 			} else {
-				framing_feed(&in->frcfg, &s->fr, t->rbuf, (size_t)n, &k);
+				framing_feed(&t->frcfg, &s->fr, t->rbuf, (size_t)n, &k);
 			}
 			if ((size_t)n < IMPTCP_READ_SIZE)
 				return;
@@ -505,7 +522,7 @@ static void sess_readable(struct imptcp_thread *t, struct imptcp_session *s)
 			return;
 		if (n == 0) {
 			make_sink(t, s, &k);
-			framing_eof(&in->frcfg, &s->fr, &k);
+			framing_eof(&t->frcfg, &s->fr, &k);
 		} else {
 			sl_info("%s: session from %s closed with error: %s", in->who, s->peer,
 				strerror(errno));
@@ -759,6 +776,13 @@ static enum sl_rc imptcp_in_start(void *arg)
 		pthread_mutex_init(&t->lock, NULL);
 		t->epfd = epoll_create1(EPOLL_CLOEXEC);
 		t->rbuf = malloc(IMPTCP_READ_SIZE);
+		t->frcfg = in->frcfg;
+		if (c->delim_regex) {
+			if (regcomp(&t->start_re, c->delim_regex, REG_EXTENDED | REG_NOSUB) != 0)
+				return SL_ERR_CONFIG;
+			t->start_re_ok = true;
+			t->frcfg.start_re = &t->start_re;
+		}
 		if (in->zstream)
 			t->zbuf = malloc(IMPTCP_INFLATE_SIZE);
 		if (t->epfd < 0 || !t->rbuf || (in->zstream && !t->zbuf))
@@ -826,6 +850,8 @@ static void imptcp_in_destroy(void *arg)
 			close(t->epfd);
 		free(t->rbuf);
 		free(t->zbuf);
+		if (t->start_re_ok)
+			regfree(&t->start_re);
 		pthread_mutex_destroy(&t->lock);
 	}
 	for (int i = 0; i < in->n_listeners; i++)

@@ -115,7 +115,7 @@ struct imtcp_mod_cfg {
 #define MOFF(f) offsetof(struct imtcp_mod_cfg, f)
 static const struct param_desc imtcp_mod_params[] = {
 	{ "maxSessions", PARAM_INT, "200", 0, MOFF(max_sessions), "max sessions per input" },
-	{ "maxListeners", PARAM_INT, "20", 0, MOFF(max_listeners), "max listeners (accepted, not enforced)" },
+	{ "maxListeners", PARAM_INT, "20", 0, MOFF(max_listeners), "listen sockets per input (addresses of one port), default of the inputs" },
 	{ "maxListners", PARAM_INT, "20", PARAM_DEPRECATED, MOFF(max_listeners), "old spelling of maxListeners" },
 	{ "flowControl", PARAM_BINARY, "on", 0, MOFF(flow_control), "block senders while the queue is nearly full" },
 	{ "disableLFDelimiter", PARAM_BINARY, "off", 0, MOFF(disable_lf), "LF does not end a frame" },
@@ -199,7 +199,7 @@ static const struct param_desc imtcp_inst_params[] = {
 	{ "name", PARAM_STRING, NULL, 0, IOFF(name), "value of $inputname (default imtcp)" },
 	{ "ruleset", PARAM_RULESET, NULL, 0, IOFF(ruleset), "ruleset to bind to" },
 	{ "maxSessions", PARAM_INT, "200", 0, IOFF(max_sessions), "max concurrent sessions" },
-	{ "maxListeners", PARAM_INT, "20", 0, IOFF(max_listeners), "accepted, not enforced" },
+	{ "maxListeners", PARAM_INT, "20", 0, IOFF(max_listeners), "listen sockets of this input (one per address the port resolves to)" },
 	{ "flowControl", PARAM_BINARY, "on", 0, IOFF(flow_control), "block senders while the queue is nearly full" },
 	{ "disableLFDelimiter", PARAM_BINARY, "off", 0, IOFF(disable_lf), "LF does not end a frame" },
 	{ "discardTruncatedMsg", PARAM_BINARY, "off", 0, IOFF(discard_truncated), "drop the rest of an oversize frame" },
@@ -461,6 +461,11 @@ static void *imtcp_in_create(void *mod, void *cfg, struct cfg_obj *o, int *n_err
 	if (m)
 		inherit_module_defaults(c, m, o);
 
+	if (c->max_listeners < 1) { /* rsyslog: error 2207 and the input is dropped */
+		cfg_error(param_pos(o, "maxlisteners"), "imtcp: parameter 'maxlisteners' cannot be "
+			  "less than one (was %lld)", (long long)c->max_listeners);
+		errs++;
+	}
 	if (c->max_sessions < 1) {
 		cfg_error(param_pos(o, "maxsessions"), "imtcp: maxSessions must be at least 1 (is %lld)",
 			  (long long)c->max_sessions);
@@ -894,6 +899,26 @@ static void imtcp_stats_register(struct imtcp_input *in)
 	stats_obj_add(o, "ratelimit.discarded", &in->rl.discarded, R);
 }
 
+/* How many sockets a listen on ADDRESS:PORT would want (getaddrinfo
+ * results, as net_listen_tcp sees them); for maxListeners. */
+static int count_listen_addrs(const char *address, const char *port)
+{
+	struct addrinfo hints, *res = NULL;
+	int n = 0;
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE;
+	if (address && (address[0] == '\0' || strcmp(address, "*") == 0))
+		address = NULL;
+	if (getaddrinfo(address, port, &hints, &res) != 0)
+		return 0;
+	for (struct addrinfo *ai = res; ai; ai = ai->ai_next)
+		n++;
+	freeaddrinfo(res);
+	return n;
+}
+
 static enum sl_rc imtcp_in_start(void *arg)
 {
 	struct imtcp_input *in = arg;
@@ -911,10 +936,22 @@ static enum sl_rc imtcp_in_start(void *arg)
 	in->fcfg.discard_truncated = c->discard_truncated;
 	in->fcfg.framingfix_asa = c->framingfix_asa;
 	in->fcfg.multiline = false;
-	int n = net_listen_tcp(in->cfg->address, in->cfg->port, backlog, fds,
-			       IMTCP_MAX_LISTENERS, in->who);
+	int max_lstn = c->max_listeners < IMTCP_MAX_LISTENERS ? (int)c->max_listeners
+							      : IMTCP_MAX_LISTENERS;
+	int n = net_listen_tcp(in->cfg->address, in->cfg->port, backlog, fds, max_lstn, in->who);
 	if (n < 0)
 		return SL_ERR_IO;
+	if (n == max_lstn && count_listen_addrs(c->address, c->port) > n) {
+		/* as rsyslog 8.2302: the first maxListeners sockets serve, the
+		 * other addresses are not bound (error 2080) */
+		const char *a = c->address && c->address[0] && strcmp(c->address, "*") != 0
+			? c->address : "**UNSPECIFIED**";
+		sl_warn("%s: maxListeners=%d reached: could not create tcp listener, ignoring "
+			"port %s bind-address %s", in->who, max_lstn, c->port, a);
+		internal_msg(INTMSG_PRI_ERR, 2080, "Could not create tcp listener, ignoring port "
+			     "%s bind-address %s. [v8.2302.0 try https://www.rsyslog.com/e/2080 ]",
+			     c->port, a);
+	}
 	for (int i = 0; i < n; i++) {
 		in->listeners[i].kind = EV_LISTENER;
 		in->listeners[i].fd = fds[i];

@@ -2,8 +2,10 @@
  *
  * One datagram is one message (the parser drops a trailing LF). An input
  * binds one socket per port and address (IPv4 and IPv6) and reads them
- * with recvmmsg() in batches of `batchSize`; one reception time per
- * batch; the messages of a batch go to the queue with one
+ * with recvmmsg() in batches of `batchSize`; the reception time is read
+ * for the first batch of each wake-up and then every `timeRequery`
+ * batches while the socket keeps having data (rsyslog's processSocket;
+ * 0 = every batch); the messages of a batch go to the queue with one
  * input_submit(..., FLOW_NO_DELAY): UDP never blocks, and whatever the
  * queue cannot take is discarded and counted by the core. Truncated
  * datagrams (longer than maxMessageSize), rate-limited and unallocatable
@@ -77,7 +79,7 @@ struct imudp_mod_cfg {
 static const struct param_desc imudp_mod_params[] = {
 	{ "threads", PARAM_INT, "1", 0, MOFF(threads), "receiver threads per input (1..32)" },
 	{ "batchSize", PARAM_INT, "32", 0, MOFF(batch_size), "datagrams per recvmmsg() (1..1024)" },
-	{ "timeRequery", PARAM_INT, "2", 0, MOFF(time_requery), "accepted; sluice takes the time once per batch" },
+	{ "timeRequery", PARAM_INT, "2", 0, MOFF(time_requery), "batches that share one reception-time query (0 = query every batch)" },
 	{ "schedulingPolicy", PARAM_WORD, NULL, 0, MOFF(sched_policy), "SCHED_FIFO, SCHED_RR or SCHED_OTHER for the receiver threads" },
 	{ "schedulingPriority", PARAM_INT, "0", 0, MOFF(sched_prio), "priority for schedulingPolicy" },
 	{ "preserveCase", PARAM_BINARY, "off", 0, MOFF(preserve_case), "keep the case of fromhost (no effect without DNS)" },
@@ -328,6 +330,10 @@ static void read_sock(struct imudp_thread *t, int si)
 	struct imudp_input *in = t->in;
 	int fd = in->socks[si].fd;
 	int bs = in->batch_size;
+	int64_t requery = in->mod ? in->mod->time_requery : 2;
+	int64_t used = 0;
+	struct syslog_time st = { 0 };
+	struct timespec now = { 0, 0 };
 
 	for (int round = 0; round < 64 && !atomic_load_explicit(&in->stopping, memory_order_relaxed);
 	     round++) {
@@ -343,9 +349,9 @@ static void read_sock(struct imudp_thread *t, int si)
 			return;
 		}
 		atomic_fetch_add_explicit(&in->stats.received, (uint_fast64_t)n, memory_order_relaxed);
-		struct syslog_time st;
-		struct timespec now;
-		dt_now(&st, &now); /* one reception time per batch */
+		/* as rsyslog: the first batch of a wake-up always reads the clock */
+		if (requery <= 0 || used++ % requery == 0)
+			dt_now(&st, &now);
 		int nb = 0;
 		for (int i = 0; i < n; i++) {
 			size_t len = t->hdrs[i].msg_len;

@@ -54,10 +54,19 @@ for d in $DAEMONS; do
 	t0=$(date +%s.%N)
 	"$TCPFLOOD" -p "$p" -I "$TESTDIR/in.txt" -m "$N" -q || fail "tcpflood failed ($d)"
 	# poll without forcing refreshes more than once a second
+	last=-1
+	since=$SECONDS
 	while :; do
 		got=$(es_count 'sluice-*')
 		[ "$got" -ge "$N" ] && break
 		kill -0 "$pid" 2>/dev/null || fail "$d died"
+		if [ "$got" != "$last" ]; then
+			last=$got
+			since=$SECONDS
+		elif [ $((SECONDS - since)) -ge 60 ]; then
+			log "$d: stuck at $got documents for 60 s"
+			break
+		fi
 		sleep 1
 	done
 	t1=$(date +%s.%N)
@@ -68,7 +77,22 @@ for d in $DAEMONS; do
 	if (es_check_seq 'sluice-*' "$N") 2>/dev/null; then
 		exact="each message exactly once"
 	else
-		exact="NOT exact: $total documents for $N messages"
+		# distinct seq values, exact: 1,000-wide histogram buckets, each
+		# with a cardinality far below its precision threshold
+		r=$(es_curl POST "/sluice-*/_search?size=0" \
+			'{"aggs":{"h":{"histogram":{"field":"seq","interval":1000},"aggs":{"d":{"cardinality":{"field":"seq","precision_threshold":3000}}}}}}')
+		distinct=$(python3 -c 'import json,sys; b=json.loads(sys.argv[1])["aggregations"]["h"]["buckets"]; print(sum(x["d"]["value"] for x in b))' "$r")
+		exact="NOT exact: $total documents for $N messages, $distinct distinct: $((total - distinct)) duplicates, $((N - distinct)) missing"
+		# how the duplicates look: the most repeated seqs, and the daemon's own words
+		r=$(es_curl POST "/sluice-*/_search?size=0" \
+			'{"aggs":{"t":{"terms":{"field":"seq","size":3,"min_doc_count":2}}}}')
+		log "$d: most repeated seqs: $(python3 -c 'import json,sys; print([(x["key"], x["doc_count"]) for x in json.loads(sys.argv[1])["aggregations"]["t"]["buckets"]])' "$r")"
+		log "$d: last lines of its log: $(grep -v '^tcpflood' "$TESTDIR/$d.$p.log" 2>/dev/null | tail -n 5)"
+	fi
+	# what the daemon's errorfile says (rsyslogd: whole requests and replies)
+	if [ -s "$TESTDIR/err-$d.json" ]; then
+		log "$d errorfile: $(wc -l <"$TESTDIR/err-$d.json") lines; item statuses: $(grep -o '\\\?"status\\\?": *[0-9]*' "$TESTDIR/err-$d.json" | grep -o '[0-9]*$' | sort | uniq -c | tr '\n' ' ')"
+		cp "$TESTDIR/err-$d.json" "${ES_BENCH_KEEP:-/tmp}/es_bench-err-$d.json"
 	fi
 	hz=$(getconf CLK_TCK)
 	awk -v d="$d" -v n="$N" -v t="$(awk "BEGIN{print $t1 - $t0}")" -v c="$((c1 - c0))" -v hz="$hz" \

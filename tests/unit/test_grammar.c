@@ -451,7 +451,7 @@ START_TEST(t_errors)
 		     "test.conf:2: syntax error at 'stop': unexpected function name, expected 'then' or an operator");
 	expect_error("\n\nactoin(type=\"omfile\")\n",
 		     "test.conf:3: unknown object 'actoin' (expected global, module, input, action, template, "
-		     "ruleset, main_queue, timezone, parser, lookup_table, dyn_stats or include)");
+		     "ruleset, main_queue, timezone, parser, lookup_table, dyn_stats, percentile_stats or include)");
 	expect_error("module(load=\"x)\n",
 		     "test.conf:1: unterminated string (missing closing quote): '\"x)'");
 	expect_error("\n/* never closed\n", "test.conf:2: unterminated comment (missing '*/')");
