@@ -366,17 +366,19 @@ static int cmp_vals(struct sctx *c, struct sval *a, struct sval *b)
 {
 	int64_t x = 0, y = 0;
 	bool an = a->t == SV_NUM, bn = b->t == SV_NUM, ok;
-	if (!an) {
-		x = sv_str2num(sv_ptr(c, a), a->len, &ok);
-		an = ok;
-	} else {
-		x = a->n;
-	}
 	if (!bn) {
 		y = sv_str2num(sv_ptr(c, b), b->len, &ok);
 		bn = ok;
 	} else {
 		y = b->n;
+	}
+	if (bn) { /* a's number matters only if b is one */
+		if (!an) {
+			x = sv_str2num(sv_ptr(c, a), a->len, &ok);
+			an = ok;
+		} else {
+			x = a->n;
+		}
 	}
 	if (an && bn)
 		return x < y ? -1 : x > y;
@@ -385,13 +387,23 @@ static int cmp_vals(struct sctx *c, struct sval *a, struct sval *b)
 	return str_cmp(sv_ptr(c, a), a->len, sv_ptr(c, b), b->len);
 }
 
+/* == and !=: two strings are equal when their bytes are (rsyslogd 8.2302:
+ * $syslogseverity == "05" is false although "5" < "10" is numeric);
+ * with a number on either side, as cmp_vals. */
+static bool eq_vals(struct sctx *c, struct sval *a, struct sval *b)
+{
+	if (a->t != SV_NUM && b->t != SV_NUM)
+		return a->len == b->len && memcmp(sv_ptr(c, a), sv_ptr(c, b), a->len) == 0;
+	return cmp_vals(c, a, b) == 0;
+}
+
 static bool match_one(struct sctx *c, enum expr_type op, struct sval *l, const char *r, size_t rl)
 {
 	struct sval rv;
 	sv_cstr(&rv, r, rl);
 	switch (op) {
 	case EXPR_EQ: case EXPR_NE:
-		return cmp_vals(c, l, &rv) == 0;
+		return eq_vals(c, l, &rv);
 	case EXPR_CONTAINS: case EXPR_CONTAINS_I:
 		sv_to_str(c, l);
 		return mem_contains(sv_ptr(c, l), l->len, r, rl, op == EXPR_CONTAINS_I);
@@ -403,6 +415,29 @@ static bool match_one(struct sctx *c, enum expr_type op, struct sval *l, const c
 	default:
 		return false;
 	}
+}
+
+/* An operand of a comparison. Properties that are always a decimal
+ * number are taken as numbers: rsyslog compares a numeric string
+ * numerically anyway, and contains/startswith see the same decimal text,
+ * so only formatting and parsing it again is saved. Only for comparisons:
+ * `set $!x = $syslogseverity;` must still store the string. An invalid
+ * PRI prints "invld" and keeps the string path. */
+static void eval_cmp_operand(struct sctx *c, const struct expr *e, struct sval *out)
+{
+	if (e->type == EXPR_PROPERTY) {
+		const struct prop_ref *ref = e->resolved;
+		if (ref->id == PROP_SYSLOGSEVERITY) {
+			sv_num(out, c->m->severity);
+			return;
+		}
+		if ((ref->id == PROP_SYSLOGFACILITY || ref->id == PROP_PRI) &&
+		    c->m->facility != MSG_FACILITY_INVALID) {
+			sv_num(out, ref->id == PROP_PRI ? c->m->pri : c->m->facility);
+			return;
+		}
+	}
+	eval_expr(c, e, out);
 }
 
 void eval_expr(struct sctx *c, const struct expr *e, struct sval *out)
@@ -465,6 +500,8 @@ void eval_expr(struct sctx *c, const struct expr *e, struct sval *out)
 		return;
 	case EXPR_EQ: case EXPR_NE: case EXPR_CONTAINS: case EXPR_CONTAINS_I:
 	case EXPR_STARTSWITH: case EXPR_STARTSWITH_I:
+		/* == and != between two strings compare the bytes (rsyslogd:
+		 * $syslogseverity == "05" is false), so no numeric shortcut */
 		eval_expr(c, e->l, &a);
 		if (e->r->type == EXPR_ARRAY) {
 			bool any = false;
@@ -475,16 +512,16 @@ void eval_expr(struct sctx *c, const struct expr *e, struct sval *out)
 		}
 		eval_expr(c, e->r, &b);
 		switch (e->type) {
-		case EXPR_EQ: sv_num(out, cmp_vals(c, &a, &b) == 0); return;
-		case EXPR_NE: sv_num(out, cmp_vals(c, &a, &b) != 0); return;
+		case EXPR_EQ: sv_num(out, eq_vals(c, &a, &b)); return;
+		case EXPR_NE: sv_num(out, !eq_vals(c, &a, &b)); return;
 		default:
 			sv_to_str(c, &b);
 			sv_num(out, match_one(c, e->type, &a, sv_ptr(c, &b), b.len));
 			return;
 		}
 	case EXPR_LT: case EXPR_GT: case EXPR_LE: case EXPR_GE: {
-		eval_expr(c, e->l, &a);
-		eval_expr(c, e->r, &b);
+		eval_cmp_operand(c, e->l, &a);
+		eval_cmp_operand(c, e->r, &b);
 		int r = cmp_vals(c, &a, &b);
 		sv_num(out, e->type == EXPR_LT ? r < 0 : e->type == EXPR_GT ? r > 0 :
 			    e->type == EXPR_LE ? r <= 0 : r >= 0);

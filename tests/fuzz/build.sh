@@ -27,6 +27,14 @@ LINKFLAGS="-fsanitize=fuzzer,address,undefined"
 
 command -v "$CLANG" >/dev/null 2>&1 || { echo "build.sh: $CLANG not found" >&2; exit 77; }
 mkdir -p "$OUT/obj"
+# One build at a time in OUTDIR (`make fuzz` and fuzz_smoke.sh of parallel
+# `make check` runs share it); every product is written to a temporary
+# name and renamed, so a harness that is running or being linked never
+# sees a half-written file.
+if command -v flock >/dev/null 2>&1; then
+	exec 9>"$OUT/obj/.lock"
+	flock 9
+fi
 probe="$OUT/obj/probe.c"
 echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; return (int)n * 0; }' >"$probe"
 "$CLANG" $LINKFLAGS "$probe" -o "$OUT/obj/probe" 2>/dev/null ||
@@ -63,7 +71,8 @@ obj() {
 			"$srcdir/plugins/pmrfc3164" "$srcdir/plugins/pmrfc5424" "$top_builddir/config.h" \
 			-name '*.h' -newer "$o" 2>/dev/null | head -n1)" ]; then
 		# shellcheck disable=SC2086
-		"$CLANG" $FLAGS $CPPFLAGS -c "$src" -o "$o" || { rm -f "$o"; return 1; }
+		"$CLANG" $FLAGS $CPPFLAGS -c "$src" -o "$o.tmp" || { rm -f "$o.tmp"; return 1; }
+		mv -f "$o.tmp" "$o"
 	fi
 }
 
@@ -85,9 +94,10 @@ core_lib() {
 		echo "build.sh: compiling $(tr '\n' ' ' <"$OUT/obj/failed")failed" >&2
 		return 1
 	fi
-	rm -f "$lib"
+	rm -f "$lib.tmp"
 	# shellcheck disable=SC2046
-	ar rcs "$lib" $(for s in $(core_srcs); do echo "$OUT/obj/$(echo "$s" | tr / _ | sed 's/\.c$/.o/')"; done)
+	ar rcs "$lib.tmp" $(for s in $(core_srcs); do echo "$OUT/obj/$(echo "$s" | tr / _ | sed 's/\.c$/.o/')"; done)
+	mv -f "$lib.tmp" "$lib"
 }
 
 for h in $HARNESSES; do
@@ -106,5 +116,6 @@ for h in $HARNESSES; do
 	esac
 	# shellcheck disable=SC2086
 	"$CLANG" $FLAGS -Wall -Wextra $LINKFLAGS $CPPFLAGS "$srcdir/tests/fuzz/fuzz_$h.c" $with $LIBS \
-		-o "$OUT/fuzz_$h" || { echo "build.sh: linking fuzz_$h failed" >&2; exit 1; }
+		-o "$OUT/fuzz_$h.tmp" || { echo "build.sh: linking fuzz_$h failed" >&2; exit 1; }
+	mv -f "$OUT/fuzz_$h.tmp" "$OUT/fuzz_$h"
 done

@@ -92,12 +92,14 @@ static inline struct msg *fz_parsed_msg(const char *raw, size_t len, uint16_t ex
 	return m;
 }
 
+/* The fields of a parsed timestamp. (secfrac_digits is not bounded:
+ * rsyslog keeps every digit written, in a byte, and prints them modulo 6.) */
 static inline void fz_check_time(const struct syslog_time *t, const char *what)
 {
 	if (!t->valid)
 		return;
 	if (t->month < 1 || t->month > 12 || t->day < 1 || t->day > 31 || t->hour > 23 ||
-	    t->minute > 59 || t->second > 60 || t->secfrac_digits > 9 || t->off_hour > 23 ||
+	    t->minute > 59 || t->second > 60 || t->off_hour > 23 ||
 	    t->off_minute > 59 || (t->off_mode != '+' && t->off_mode != '-' && t->off_mode != 'Z'))
 		FZ_FAIL("%s out of range: %d-%d-%d %d:%d:%d .%u(%u) %c%d:%d", what, t->year, t->month,
 			t->day, t->hour, t->minute, t->second, t->secfrac, t->secfrac_digits,

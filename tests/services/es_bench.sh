@@ -5,7 +5,9 @@
 # Elasticsearch 8.19 in one run, with the same templates (es_lib.sh), bulk
 # mode and an action queue. For each daemon: documents/s (first byte sent
 # to _count == N) and the daemon's CPU (user + system) per document. Also
-# says whether each run indexed every message exactly once (seq check).
+# says whether each run indexed every message exactly once (seq check) and,
+# when not, the distinct documents, duplicates and missing ones (exact),
+# the most repeated seqs and the daemon's errorfile statuses.
 # The input is bound to its own ruleset, so the daemons' internal messages
 # stay out of the index.
 # Not part of the test suite (it takes a few minutes); run it by hand:
