@@ -7,6 +7,7 @@
 #include "msg.h"
 #include "sluice.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json.h>
@@ -74,10 +75,36 @@ struct msg_block {
 #define MSG_BLOCK_SIZE (64 * 1024)
 #define MSG_BLOCK_MAX_MSG (8 * 1024) /* bigger messages get their own allocation */
 
+/* Freed blocks are kept for reuse (a few MiB at most): memory that was
+ * just used is still in the caches, and a fresh block would cost page
+ * faults and cache misses on every message carved from it. One lock per
+ * block, i.e. per few hundred messages. */
+#define MSG_BLOCK_CACHE 64
+static pthread_mutex_t block_cache_mtx = PTHREAD_MUTEX_INITIALIZER;
+static struct msg_block *block_cache[MSG_BLOCK_CACHE];
+static int n_block_cache;
+
 static void block_release(struct msg_block *b)
 {
-	if (atomic_fetch_sub_explicit(&b->refcnt, 1, memory_order_acq_rel) == 1)
-		free(b);
+	if (atomic_fetch_sub_explicit(&b->refcnt, 1, memory_order_acq_rel) != 1)
+		return;
+	pthread_mutex_lock(&block_cache_mtx);
+	if (n_block_cache < MSG_BLOCK_CACHE) {
+		block_cache[n_block_cache++] = b;
+		b = NULL;
+	}
+	pthread_mutex_unlock(&block_cache_mtx);
+	free(b);
+}
+
+static struct msg_block *block_get(void)
+{
+	struct msg_block *b = NULL;
+	pthread_mutex_lock(&block_cache_mtx);
+	if (n_block_cache > 0)
+		b = block_cache[--n_block_cache];
+	pthread_mutex_unlock(&block_cache_mtx);
+	return b ? b : malloc(sizeof(*b) + MSG_BLOCK_SIZE);
 }
 
 void msg_alloc_fini(struct msg_alloc *a)
@@ -95,7 +122,7 @@ static struct msg *carve(struct msg_alloc *a, size_t need)
 	if (!b || b->cap - b->used < need) {
 		if (b)
 			block_release(b);
-		a->cur = b = malloc(sizeof(*b) + MSG_BLOCK_SIZE);
+		a->cur = b = block_get();
 		if (!b)
 			return NULL;
 		atomic_init(&b->refcnt, 1);
