@@ -81,7 +81,7 @@ static inline unsigned char sc_peek(const struct scan *s)
 
 /* rsyslog's srSLMGParseInt32: digits while the value is below
  * INT_MAX/10-1; no digit at all yields 0. */
-static int sc_int(struct scan *s)
+static inline __attribute__((always_inline)) int sc_int(struct scan *s)
 {
 	int v = 0;
 	unsigned char c;
