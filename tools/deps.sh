@@ -13,7 +13,7 @@ pkgs="build-essential autoconf automake libtool pkg-config flex bison
  rsyslog-elasticsearch unzip curl
  python3-prometheus-client
  python3-matplotlib
- strace"
+ strace iproute2"
 SUDO=
 if [ "$(id -u)" != 0 ]; then
 	SUDO=sudo
