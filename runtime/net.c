@@ -18,15 +18,17 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-int net_listen_tcp(const char *address, const char *port, int backlog,
-		   int *fds, int max_fds, const char *who)
+/* getaddrinfo for a listener: "" or "*" means every address. Reports
+ * failures (naming `who`); returns NULL then. Free with freeaddrinfo. */
+static struct addrinfo *resolve_passive(const char *address, const char *port, int socktype,
+					const char *who)
 {
-	struct addrinfo hints, *res = NULL, *ai;
-	int n = 0, rc;
+	struct addrinfo hints, *res = NULL;
+	int rc;
 
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_socktype = socktype;
 	hints.ai_flags = AI_PASSIVE;
 	if (address && (address[0] == '\0' || strcmp(address, "*") == 0))
 		address = NULL;
@@ -34,8 +36,20 @@ int net_listen_tcp(const char *address, const char *port, int backlog,
 	if (rc != 0) {
 		sl_err("%s: cannot resolve listen address '%s' port '%s': %s", who,
 		       address ? address : "*", port, gai_strerror(rc));
-		return -1;
+		return NULL;
 	}
+	return res;
+}
+
+int net_listen_tcp(const char *address, const char *port, int backlog,
+		   int *fds, int max_fds, const char *who)
+{
+	struct addrinfo *res, *ai;
+	int n = 0;
+
+	res = resolve_passive(address, port, SOCK_STREAM, who);
+	if (!res)
+		return -1;
 	for (ai = res; ai && n < max_fds; ai = ai->ai_next) {
 		char ip[NET_IP_MAX];
 		int one = 1;
@@ -131,21 +145,12 @@ static void set_rcvbuf(int fd, int rcvbuf)
 int net_bind_udp(const char *address, const char *port, const struct net_udp_opts *opt,
 		 int *fds, int *families, int max_fds, const char *who)
 {
-	struct addrinfo hints, *res = NULL, *ai;
+	struct addrinfo *res, *ai;
 	int n = 0, rc;
 
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_DGRAM;
-	hints.ai_flags = AI_PASSIVE;
-	if (address && (address[0] == '\0' || strcmp(address, "*") == 0))
-		address = NULL;
-	rc = getaddrinfo(address, port, &hints, &res);
-	if (rc != 0) {
-		sl_err("%s: cannot resolve listen address '%s' port '%s': %s", who,
-		       address ? address : "*", port, gai_strerror(rc));
+	res = resolve_passive(address, port, SOCK_DGRAM, who);
+	if (!res)
 		return -1;
-	}
 	for (ai = res; ai && n < max_fds; ai = ai->ai_next) {
 		char ip[NET_IP_MAX];
 		int one = 1;
