@@ -107,6 +107,25 @@ static inline int lc(unsigned char c)
 	return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
 }
 
+static inline bool isdig(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline int d2(const char *q)
+{
+	return (q[0] - '0') * 10 + (q[1] - '0');
+}
+
+/* p[0..20) is "DDDD-DD-DDTDD:DD:DD" followed by a non-digit. */
+static inline bool shape_3339(const char *p)
+{
+	return isdig(p[0]) && isdig(p[1]) && isdig(p[2]) && isdig(p[3]) && p[4] == '-' &&
+	       isdig(p[5]) && isdig(p[6]) && p[7] == '-' && isdig(p[8]) && isdig(p[9]) &&
+	       p[10] == 'T' && isdig(p[11]) && isdig(p[12]) && p[13] == ':' && isdig(p[14]) &&
+	       isdig(p[15]) && p[16] == ':' && isdig(p[17]) && isdig(p[18]) && !isdig(p[19]);
+}
+
 /* The core of ParseTIMESTAMP3339. On success `*ts_end` is the cursor right
  * after the timestamp, and the scan is past the one SP that must follow
  * (unless the text ended). */
@@ -116,37 +135,54 @@ static bool scan_3339(struct scan *s, struct syslog_time *t, const char **ts_end
 	int oh = 0, om = 0;
 	char mode;
 
-	year = sc_int(s);
-	if (s->len == 0 || sc_next(s) != '-' || year < 0 || year >= 2100)
-		return false;
-	s->len--;
-	month = sc_int(s);
-	if (month < 1 || month > 12)
-		return false;
-	if (s->len == 0 || sc_next(s) != '-')
-		return false;
-	s->len--;
-	day = sc_int(s);
-	if (day < 1 || day > 31)
-		return false;
-	if (s->len == 0 || sc_next(s) != 'T')
-		return false;
-	s->len--;
-	hour = sc_int(s);
-	if (hour < 0 || hour > 23)
-		return false;
-	if (s->len == 0 || sc_next(s) != ':')
-		return false;
-	s->len--;
-	minute = sc_int(s);
-	if (minute < 0 || minute > 59)
-		return false;
-	if (s->len == 0 || sc_next(s) != ':')
-		return false;
-	s->len--;
-	second = sc_int(s);
-	if (second < 0 || second > 60)
-		return false;
+	if (s->len >= 20 && s->end - s->p >= 20 && shape_3339(s->p)) {
+		/* "YYYY-MM-DDTHH:MM:SS" and no digit after it: exactly what the
+		 * general scan below reads, without its byte-by-byte loops */
+		const char *q = s->p;
+		year = d2(q) * 100 + d2(q + 2);
+		month = d2(q + 5);
+		day = d2(q + 8);
+		hour = d2(q + 11);
+		minute = d2(q + 14);
+		second = d2(q + 17);
+		if (year >= 2100 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 ||
+		    minute > 59 || second > 60)
+			return false;
+		s->p += 19;
+		s->len -= 19;
+	} else {
+		year = sc_int(s);
+		if (s->len == 0 || sc_next(s) != '-' || year < 0 || year >= 2100)
+			return false;
+		s->len--;
+		month = sc_int(s);
+		if (month < 1 || month > 12)
+			return false;
+		if (s->len == 0 || sc_next(s) != '-')
+			return false;
+		s->len--;
+		day = sc_int(s);
+		if (day < 1 || day > 31)
+			return false;
+		if (s->len == 0 || sc_next(s) != 'T')
+			return false;
+		s->len--;
+		hour = sc_int(s);
+		if (hour < 0 || hour > 23)
+			return false;
+		if (s->len == 0 || sc_next(s) != ':')
+			return false;
+		s->len--;
+		minute = sc_int(s);
+		if (minute < 0 || minute > 59)
+			return false;
+		if (s->len == 0 || sc_next(s) != ':')
+			return false;
+		s->len--;
+		second = sc_int(s);
+		if (second < 0 || second > 60)
+			return false;
+	}
 	if (s->len > 0 && sc_peek(s) == '.') {
 		const char *start;
 		s->len--;
@@ -507,6 +543,16 @@ static size_t put_secfrac(const struct syslog_time *t, char *o)
 	int power = ten_powers[(t->secfrac_digits - 1) % 6];
 	int frac = (int)t->secfrac;
 	size_t n = 0;
+
+	if (t->secfrac_digits <= 6 && t->secfrac < (uint32_t)power * 10) {
+		/* the usual case, every digit 0..9: the same bytes, without
+		 * a division by a variable per digit */
+		unsigned v = t->secfrac;
+		n = t->secfrac_digits;
+		for (size_t i = n; i-- > 0; v /= 10)
+			o[i] = (char)(v % 10 + '0');
+		return n;
+	}
 
 	while (power > 0) {
 		int16_t digit = (int16_t)(frac / power);

@@ -229,6 +229,20 @@ void framing_feed(const struct framing_cfg *cfg, struct framing_state *st,
 		case FR_START:
 			st->carry_len = 0;
 			if (cfg->octet_counted && *p >= '0' && *p <= '9') {
+				/* Fast path: the count and its SP are in this read and
+				 * the count is usable (the slow path below keeps the
+				 * digits in case it is not). */
+				const char *q = p;
+				int64_t c = 0;
+				while (q < end && q - p < 8 && *q >= '0' && *q <= '9')
+					c = c * 10 + (*q++ - '0');
+				if (q < end && *q == ' ' && c >= 1 && c <= (int64_t)cfg->max_frame_size) {
+					st->octet = true;
+					st->count = c;
+					st->state = FR_MSG;
+					p = q + 1;
+					break;
+				}
 				st->state = FR_COUNT;
 				st->octet = true;
 				st->count = 0;

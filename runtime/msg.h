@@ -66,6 +66,7 @@ enum msg_flags {
 	MSG_NO_HOSTNAME_PARSE = 1u << 6, /* local source (imuxsock): pmrfc3164 parses no HOSTNAME */
 	MSG_IGNORE_DATE = 1u << 7,   /* timereported = reception time (imuxsock IgnoreTimestamp) */
 	MSG_PARSE_OK = 1u << 8,      /* $parsesuccess = OK (set by mm modules) */
+	MSG_ORIGIN_BLOCK = 1u << 9,  /* the message's block holds the reference on its origin */
 };
 
 #define MSG_FACILITY_INVALID 24

@@ -147,6 +147,11 @@ bool netstrm_handshake_done(const struct netstrm *s);
  * there, -1 with errno EIO (TLS error; reason in netstrm_error()) or the
  * socket's errno otherwise. */
 ssize_t netstrm_recv(struct netstrm *s, void *buf, size_t n);
+/* TLS streams only: the next decrypted record, without copying it out of
+ * the TLS layer. Returns its length (>0) with *data pointing into it and
+ * *rec to give to netstrm_record_free when done; else as netstrm_recv. */
+ssize_t netstrm_recv_record(struct netstrm *s, const char **data, void **rec);
+void netstrm_record_free(void *rec);
 /* True if decrypted data is waiting inside the TLS layer. */
 bool netstrm_pending(const struct netstrm *s);
 

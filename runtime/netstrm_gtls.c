@@ -619,6 +619,35 @@ bool netstrm_handshake_done(const struct netstrm *s)
 	return s->done;
 }
 
+#ifdef HAVE_GNUTLS
+/* What a negative gnutls_record_recv* result means for the caller:
+ * 1 = read again, else the netstrm_recv result (0 = end, -1 + errno). */
+static int recv_error(struct netstrm *s, ssize_t r)
+{
+	if (r == GNUTLS_E_INTERRUPTED)
+		return 1;
+	if (r == GNUTLS_E_AGAIN) {
+		errno = EAGAIN;
+		return -1;
+	}
+	/* most senders just close the socket without a close_notify */
+	if (r == GNUTLS_E_PREMATURE_TERMINATION)
+		return 0;
+	if (!gnutls_error_is_fatal((int)r)) {
+		if (r == GNUTLS_E_REHANDSHAKE) {
+			snprintf(s->err, sizeof(s->err), "peer asked for renegotiation, "
+				 "which is not supported");
+			errno = EIO;
+			return -1;
+		}
+		return 1; /* warning alert: read on */
+	}
+	snprintf(s->err, sizeof(s->err), "TLS receive error: %s", gnutls_strerror((int)r));
+	errno = EIO;
+	return -1;
+}
+#endif
+
 ssize_t netstrm_recv(struct netstrm *s, void *buf, size_t n)
 {
 	if (!s->ctx->tls) {
@@ -633,31 +662,53 @@ ssize_t netstrm_recv(struct netstrm *s, void *buf, size_t n)
 		ssize_t r = gnutls_record_recv(s->sess, buf, n);
 		if (r >= 0)
 			return r;
-		if (r == GNUTLS_E_INTERRUPTED)
-			continue;
-		if (r == GNUTLS_E_AGAIN) {
-			errno = EAGAIN;
-			return -1;
-		}
-		/* most senders just close the socket without a close_notify */
-		if (r == GNUTLS_E_PREMATURE_TERMINATION)
-			return 0;
-		if (!gnutls_error_is_fatal((int)r)) {
-			if (r == GNUTLS_E_REHANDSHAKE) {
-				snprintf(s->err, sizeof(s->err), "peer asked for renegotiation, "
-					 "which is not supported");
-				errno = EIO;
-				return -1;
-			}
-			continue; /* warning alert: read on */
-		}
-		snprintf(s->err, sizeof(s->err), "TLS receive error: %s", gnutls_strerror((int)r));
-		errno = EIO;
-		return -1;
+		int e = recv_error(s, r);
+		if (e != 1)
+			return e;
 	}
 #else
 	errno = EIO;
 	return -1;
+#endif
+}
+
+ssize_t netstrm_recv_record(struct netstrm *s, const char **data, void **rec)
+{
+	*rec = NULL;
+#ifdef HAVE_GNUTLS
+	for (;;) {
+		gnutls_packet_t pkt = NULL;
+		ssize_t r = gnutls_record_recv_packet(s->sess, &pkt);
+		if (r > 0 && pkt) {
+			gnutls_datum_t d;
+			gnutls_packet_get(pkt, &d, NULL);
+			*data = (const char *)d.data;
+			*rec = pkt;
+			return (ssize_t)d.size;
+		}
+		if (pkt)
+			gnutls_packet_deinit(pkt);
+		if (r >= 0)
+			return 0;
+		int e = recv_error(s, r);
+		if (e != 1)
+			return e;
+	}
+#else
+	(void)s;
+	(void)data;
+	errno = EIO;
+	return -1;
+#endif
+}
+
+void netstrm_record_free(void *rec)
+{
+#ifdef HAVE_GNUTLS
+	if (rec)
+		gnutls_packet_deinit(rec);
+#else
+	(void)rec;
 #endif
 }
 

@@ -77,7 +77,7 @@ static struct msg *msg_copy(const struct msg *m, struct ruleset *rs)
 	memcpy((char *)c + from, (const char *)m + from, to - from);
 	c->raw = raw;
 	c->raw_len = m->raw_len;
-	c->flags &= (uint16_t)~MSG_RAW_SEPARATE;
+	c->flags &= (uint16_t)~(MSG_RAW_SEPARATE | MSG_ORIGIN_BLOCK); /* c took its own origin reference */
 	c->block = blk;
 	c->origin = m->origin; /* msg_create took its reference */
 	c->ruleset = rs;

@@ -645,24 +645,34 @@ static void sess_readable_plain(struct imtcp_worker *w, struct imtcp_session *s)
 	sess_end(w, s, n);
 }
 
-/* TLS: records are at most 16 KiB, so fill the 64 KiB buffer with several
- * of them before cutting frames; stop when the socket is drained (AGAIN),
- * or after IMTCP_READ_ROUNDS buffers (the fd stays readable, epoll comes
- * back) — but never leave decrypted bytes inside gnutls, where epoll
- * cannot see them. */
+/* TLS: frames are cut straight from each decrypted record (no copy out of
+ * gnutls), with one reception time for up to IMTCP_READ_SIZE bytes of
+ * records; stop when the socket is drained (AGAIN), or after
+ * IMTCP_READ_ROUNDS such rounds (the fd stays readable, epoll comes back)
+ * — but never leave decrypted bytes inside gnutls, where epoll cannot see
+ * them. */
 static void sess_readable_tls(struct imtcp_worker *w, struct imtcp_session *s)
 {
+	struct imtcp_input *in = w->in;
 	for (int round = 0;; round++) {
 		size_t got = 0;
 		ssize_t n = 1;
+		struct syslog_time t;
+		struct timespec now;
+		dt_now(&t, &now);
+		w->cur_t = &t;
+		w->cur_tt = now.tv_sec;
 		while (got < IMTCP_READ_SIZE) {
-			n = netstrm_recv(s->ns, w->rbuf + got, IMTCP_READ_SIZE - got);
+			const char *data;
+			void *rec;
+			n = netstrm_recv_record(s->ns, &data, &rec);
 			if (n <= 0)
 				break;
+			framing_feed(&in->fcfg, &s->fr, data, (size_t)n, &s->sink);
+			netstrm_record_free(rec);
 			got += (size_t)n;
 		}
-		if (got)
-			sess_feed(w, s, w->rbuf, got);
+		w->cur_t = NULL;
 		if (n == 0 || (n < 0 && errno != EAGAIN)) {
 			sess_end(w, s, n);
 			return;

@@ -372,7 +372,12 @@ bool ofile_put(struct omfile_act *a, struct ofile *f, const char *data, size_t l
 	       size_t *consumed)
 {
 	*consumed = 0;
-	if (f->buf.len + len <= a->iobuf) {
+	/* A big chunk into an empty buffer (a worker's whole transaction,
+	 * usually) is written as it is rather than copied into the buffer
+	 * first; gzip and encryption keep buffering. */
+	bool direct = f->buf.len == 0 && len >= a->iobuf / 2 && a->cfg->zip_level == 0 && !f->cry &&
+		      f->fd >= 0;
+	if (f->buf.len + len <= a->iobuf && !direct) {
 		if (f->fd < 0 && ofile_open(a, f) < 0)
 			return false;
 		if (f->buf.cap < a->iobuf && !sbuf_grow(&f->buf, a->iobuf - f->buf.len))
