@@ -124,6 +124,8 @@ struct expr {
 	struct expr **args;   /* EXPR_FUNC */
 	int n_args;
 	void *resolved;       /* filled by the script compiler (prop_ref, regex, ...) */
+	int fast;             /* set by the script compiler: EXPR_EQ/NE of a message
+			       * property (l) and a constant string (r), see script.c */
 };
 
 /* ---- statements ---- */

@@ -324,41 +324,58 @@ static bool scan_3164(struct scan *s, struct syslog_time *t,
 	if (month == 0)
 		return false;
 	s->len -= 3;
-	if (s->len == 0 || sc_next(s) != ' ')
-		return false;
-	s->len--;
-	if (sc_peek(s) == ' ') { /* "Mar  1": one-digit day */
+	const char *q = s->p;
+	if (s->len >= 13 && s->end - q >= 13 && q[0] == ' ' && (q[1] == ' ' || isdig(q[1])) &&
+	    isdig(q[2]) && q[3] == ' ' && isdig(q[4]) && isdig(q[5]) && q[6] == ':' &&
+	    isdig(q[7]) && isdig(q[8]) && q[9] == ':' && isdig(q[10]) && isdig(q[11]) &&
+	    !isdig(q[12])) {
+		/* " dd hh:mm:ss" (or "  d hh:mm:ss"): exactly what the general
+		 * scan below reads, without its byte-by-byte loops */
+		day = q[1] == ' ' ? q[2] - '0' : d2(q + 1);
+		hour = d2(q + 4);
+		minute = d2(q + 7);
+		second = d2(q + 10);
+		if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+			return false;
+		s->p += 12;
+		s->len -= 12;
+	} else {
+		if (s->len == 0 || sc_next(s) != ' ')
+			return false;
 		s->len--;
-		s->p++;
-	}
-	day = sc_int(s);
-	if (day < 1 || day > 31)
-		return false;
-	if (s->len == 0 || sc_next(s) != ' ')
-		return false;
-	s->len--;
-	hour = sc_int(s);
-	if (year == 0 && hour > 1970 && hour < 2100) { /* Cisco: "Mmm dd yyyy hh:mm:ss" */
-		year = hour;
+		if (sc_peek(s) == ' ') { /* "Mar  1": one-digit day */
+			s->len--;
+			s->p++;
+		}
+		day = sc_int(s);
+		if (day < 1 || day > 31)
+			return false;
 		if (s->len == 0 || sc_next(s) != ' ')
 			return false;
 		s->len--;
 		hour = sc_int(s);
+		if (year == 0 && hour > 1970 && hour < 2100) { /* Cisco: "Mmm dd yyyy hh:mm:ss" */
+			year = hour;
+			if (s->len == 0 || sc_next(s) != ' ')
+				return false;
+			s->len--;
+			hour = sc_int(s);
+		}
+		if (hour < 0 || hour > 23)
+			return false;
+		if (s->len == 0 || sc_next(s) != ':')
+			return false;
+		s->len--;
+		minute = sc_int(s);
+		if (minute < 0 || minute > 59)
+			return false;
+		if (s->len == 0 || sc_next(s) != ':')
+			return false;
+		s->len--;
+		second = sc_int(s);
+		if (second < 0 || second > 60)
+			return false;
 	}
-	if (hour < 0 || hour > 23)
-		return false;
-	if (s->len == 0 || sc_next(s) != ':')
-		return false;
-	s->len--;
-	minute = sc_int(s);
-	if (minute < 0 || minute > 59)
-		return false;
-	if (s->len == 0 || sc_next(s) != ':')
-		return false;
-	s->len--;
-	second = sc_int(s);
-	if (second < 0 || second > 60)
-		return false;
 	if (s->len > 0 && sc_peek(s) == '.') {
 		const char *start;
 		s->len--;

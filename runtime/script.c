@@ -417,6 +417,8 @@ static bool match_one(struct sctx *c, enum expr_type op, struct sval *l, const c
 	}
 }
 
+static bool eval_fast_eq(struct sctx *c, const struct expr *e);
+
 /* An operand of a comparison. Properties that are always a decimal
  * number are taken as numbers: rsyslog compares a numeric string
  * numerically anyway, and contains/startswith see the same decimal text,
@@ -500,6 +502,11 @@ void eval_expr(struct sctx *c, const struct expr *e, struct sval *out)
 		return;
 	case EXPR_EQ: case EXPR_NE: case EXPR_CONTAINS: case EXPR_CONTAINS_I:
 	case EXPR_STARTSWITH: case EXPR_STARTSWITH_I:
+		if (e->fast) {
+			bool eq = eval_fast_eq(c, e);
+			sv_num(out, e->type == EXPR_EQ ? eq : !eq);
+			return;
+		}
 		/* == and != between two strings compare the bytes (rsyslogd:
 		 * $syslogseverity == "05" is false), so no numeric shortcut */
 		eval_expr(c, e->l, &a);
@@ -818,6 +825,69 @@ static struct prop_ref *resolve_prop(const char *name, const struct cfg_pos *pos
 	return ref;
 }
 
+/* `$prop == "text"` and `!=` (either order) compare the bytes of the
+ * property with the constant (eq_vals on two strings). The compiler marks
+ * such nodes so they are evaluated without the general machinery:
+ * FAST_PROP_EQ fetches the property and compares; for the -text forms of
+ * facility and severity, which are a function of a small number, the
+ * answer for every number is worked out here (FAST_FAC_MASK /
+ * FAST_SEV_MASK, bit n of e->num = the text of n equals the constant). */
+enum { FAST_NONE, FAST_PROP_EQ, FAST_FAC_MASK, FAST_SEV_MASK };
+
+static void mark_fast_eq(struct expr *e)
+{
+	if (e->l->type == EXPR_STRING && e->r->type == EXPR_PROPERTY) {
+		struct expr *t = e->l;
+		e->l = e->r;
+		e->r = t;
+	}
+	if (e->l->type != EXPR_PROPERTY || e->r->type != EXPR_STRING || !e->l->resolved)
+		return;
+	const struct prop_ref *ref = e->l->resolved;
+	if (ref->id == PROP_CEE || ref->id == PROP_LOCAL_VAR || ref->id == PROP_GLOBAL_VAR)
+		return;
+	if (ref->id == PROP_SYSLOGFACILITY_TEXT || ref->id == PROP_SYSLOGSEVERITY_TEXT) {
+		bool fac = ref->id == PROP_SYSLOGFACILITY_TEXT;
+		int64_t mask = 0;
+		for (int n = 0; n < (fac ? 25 : 8); n++) {
+			struct msg m;
+			struct sbuf scratch = { 0 };
+			size_t len = 0;
+			memset(&m, 0, sizeof(m));
+			if (fac)
+				m.facility = (uint8_t)n;
+			else
+				m.severity = (uint8_t)n;
+			const char *v = prop_get(&m, ref, &len, &scratch);
+			if (len == e->r->str_len && memcmp(v, e->r->str, len) == 0)
+				mask |= (int64_t)1 << n;
+			sbuf_free(&scratch);
+		}
+		e->num = mask;
+		e->fast = fac ? FAST_FAC_MASK : FAST_SEV_MASK;
+		return;
+	}
+	e->fast = FAST_PROP_EQ;
+}
+
+static bool eval_fast_eq(struct sctx *c, const struct expr *e)
+{
+	const struct msg *m = c->m;
+	switch (e->fast) {
+	case FAST_FAC_MASK:
+		return (e->num >> (m->facility <= 24 ? m->facility : 24)) & 1;
+	case FAST_SEV_MASK:
+		return (e->num >> (m->severity & 7)) & 1;
+	default: {
+		struct sbuf *tmp = &c->ctx->scratch[SC_PROP];
+		size_t len = 0;
+		sbuf_reset(tmp);
+		const char *p = prop_get(m, e->l->resolved, &len, tmp);
+		return len == e->r->str_len && memcmp(p, e->r->str, len) == 0;
+	}
+	}
+}
+
 static void compile_expr(struct expr *e, int *n_errors)
 {
 	if (!e)
@@ -843,6 +913,8 @@ static void compile_expr(struct expr *e, int *n_errors)
 	default:
 		if (is_const(e->l) && is_const(e->r))
 			fold(e);
+		else if (e->type == EXPR_EQ || e->type == EXPR_NE)
+			mark_fast_eq(e);
 		break;
 	}
 }
