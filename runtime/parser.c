@@ -13,6 +13,10 @@
  * and read-only afterwards.
  */
 #include "parser.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "msg.h"
 #include "glbl.h"
 #include "ruleset.h"
@@ -38,11 +42,21 @@ static uint32_t first_to_sanitize(const unsigned char *src, uint32_t len)
 	uint32_t i;
 
 	if (!esc_8bit) {
+		i = 0;
+#ifdef __SSE2__
+		/* 16 bytes at a time: is a byte <= top (unsigned)? */
+		const __m128i top = _mm_set1_epi8(esc_cc ? 31 : 0);
+		for (; i + 16 <= len; i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+			if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, top), v)))
+				break;
+		}
+#endif
 		/* 8 bytes at a time: does the word hold a byte below `lim`?
 		 * (exact for lim <= 128, bytes >= 0x80 never match) */
 		const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
 		const uint64_t lim = ones * (esc_cc ? 32 : 1);
-		for (i = 0; i + 8 <= len; i += 8) {
+		for (; i + 8 <= len; i += 8) {
 			uint64_t w;
 			memcpy(&w, src + i, 8);
 			if ((w - lim) & ~w & high)

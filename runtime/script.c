@@ -419,6 +419,37 @@ static bool match_one(struct sctx *c, enum expr_type op, struct sval *l, const c
 
 static bool eval_fast_eq(struct sctx *c, const struct expr *e);
 
+/* The truth of a condition: the same as sv_true of eval_expr's value,
+ * without building values for and/or/not, the compares marked by
+ * mark_fast_eq and re_match on a property. */
+static bool eval_cond(struct sctx *c, const struct expr *e)
+{
+	bool t;
+	switch (e->type) {
+	case EXPR_AND:
+		return eval_cond(c, e->l) && eval_cond(c, e->r);
+	case EXPR_OR:
+		return eval_cond(c, e->l) || eval_cond(c, e->r);
+	case EXPR_NOT:
+		return !eval_cond(c, e->l);
+	case EXPR_EQ: case EXPR_NE:
+		if (e->fast) {
+			t = eval_fast_eq(c, e);
+			return e->type == EXPR_EQ ? t : !t;
+		}
+		break;
+	case EXPR_FUNC:
+		if (script_func_cond(c, e, &t))
+			return t;
+		break;
+	default:
+		break;
+	}
+	struct sval v;
+	eval_expr(c, e, &v);
+	return sv_true(c, &v);
+}
+
 /* An operand of a comparison. Properties that are always a decimal
  * number are taken as numbers: rsyslog compares a numeric string
  * numerically anyway, and contains/startswith see the same decimal text,
@@ -698,8 +729,7 @@ static void exec_list(struct sctx *c, const struct script_stmt *s)
 		c->ctx->scratch[SC_ARENA].len = 0;
 		switch (s->type) {
 		case STMT_IF:
-			eval_expr(c, s->cond, &v);
-			if (sv_true(c, &v))
+			if (eval_cond(c, s->cond))
 				exec_list(c, s->then_);
 			else
 				exec_list(c, s->else_);

@@ -804,6 +804,26 @@ static void fn_lookup(struct sctx *c, const struct fn_res *res, struct sval *a, 
 
 /* ---- call ---- */
 
+bool script_func_cond(struct sctx *c, const struct expr *e, bool *truth)
+{
+	const struct fn_res *res = e->resolved;
+	if (!res || (res->def->id != FN_RE_MATCH && res->def->id != FN_RE_MATCH_I))
+		return false;
+	const struct expr *arg = e->args[0];
+	if (arg->type != EXPR_PROPERTY || !arg->resolved)
+		return false;
+	const struct prop_ref *ref = arg->resolved;
+	if (ref->id == PROP_CEE || ref->id == PROP_LOCAL_VAR || ref->id == PROP_GLOBAL_VAR)
+		return false;
+	/* the property's text, as eval_expr would give it to re_match */
+	struct sbuf *tmp = &c->ctx->scratch[SC_PROP];
+	size_t len = 0;
+	sbuf_reset(tmp);
+	const char *p = prop_get(c->m, ref, &len, tmp);
+	*truth = script_regex_match(res->re, p, len);
+	return true;
+}
+
 void script_func_call(struct sctx *c, const struct expr *e, struct sval *out)
 {
 	const struct fn_res *res = e->resolved;

@@ -73,6 +73,10 @@ const char *script_func_suggest(const char *name);
 int script_func_error(void);
 void script_func_free(struct expr *e);
 void script_func_call(struct sctx *c, const struct expr *e, struct sval *out);
+/* The truth of function call `e` as a condition, when it can be had
+ * without building values (re_match on a message property): true and
+ * *truth set; false = not such a call, use script_func_call. */
+bool script_func_cond(struct sctx *c, const struct expr *e, bool *truth);
 struct script_regex *script_regex_new(const char *pat, bool ere, bool icase, char *err, size_t errsz);
 void script_regex_free(struct script_regex *r);
 /* script_regex.c: match bytes (need not be NUL-terminated); uses PCRE2

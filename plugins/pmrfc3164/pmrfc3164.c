@@ -37,17 +37,45 @@ static inline bool is_host_char(unsigned char c)
 	return is_alnum(c) || c == '.' || c == '_' || c == '-';
 }
 
+/* Byte classes, so the per-byte loops are one table lookup. */
+enum { C_HOST = 1, C_PROG_STOP = 2, C_TAG_STOP = 4 };
+static const uint8_t cls[256] = {
+#define R16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
+	R16(C_PROG_STOP), R16(C_PROG_STOP),               /* 0x00..0x1f */
+	[' '] = C_TAG_STOP, [':'] = C_PROG_STOP | C_TAG_STOP, ['['] = C_PROG_STOP,
+	['.'] = C_HOST, ['_'] = C_HOST, ['-'] = C_HOST,
+	['0'] = C_HOST, ['1'] = C_HOST, ['2'] = C_HOST, ['3'] = C_HOST, ['4'] = C_HOST,
+	['5'] = C_HOST, ['6'] = C_HOST, ['7'] = C_HOST, ['8'] = C_HOST, ['9'] = C_HOST,
+	['A'] = C_HOST, ['B'] = C_HOST, ['C'] = C_HOST, ['D'] = C_HOST, ['E'] = C_HOST,
+	['F'] = C_HOST, ['G'] = C_HOST, ['H'] = C_HOST, ['I'] = C_HOST, ['J'] = C_HOST,
+	['K'] = C_HOST, ['L'] = C_HOST, ['M'] = C_HOST, ['N'] = C_HOST, ['O'] = C_HOST,
+	['P'] = C_HOST, ['Q'] = C_HOST, ['R'] = C_HOST, ['S'] = C_HOST, ['T'] = C_HOST,
+	['U'] = C_HOST, ['V'] = C_HOST, ['W'] = C_HOST, ['X'] = C_HOST, ['Y'] = C_HOST,
+	['Z'] = C_HOST,
+	['a'] = C_HOST, ['b'] = C_HOST, ['c'] = C_HOST, ['d'] = C_HOST, ['e'] = C_HOST,
+	['f'] = C_HOST, ['g'] = C_HOST, ['h'] = C_HOST, ['i'] = C_HOST, ['j'] = C_HOST,
+	['k'] = C_HOST, ['l'] = C_HOST, ['m'] = C_HOST, ['n'] = C_HOST, ['o'] = C_HOST,
+	['p'] = C_HOST, ['q'] = C_HOST, ['r'] = C_HOST, ['s'] = C_HOST, ['t'] = C_HOST,
+	['u'] = C_HOST, ['v'] = C_HOST, ['w'] = C_HOST, ['x'] = C_HOST, ['y'] = C_HOST,
+	['z'] = C_HOST,
+	[0x7f] = C_PROG_STOP,
+	R16(C_PROG_STOP), R16(C_PROG_STOP), R16(C_PROG_STOP), R16(C_PROG_STOP), /* 0x80.. */
+	R16(C_PROG_STOP), R16(C_PROG_STOP), R16(C_PROG_STOP), R16(C_PROG_STOP), /* ..0xff */
+#undef R16
+};
+
 /* programname: the tag up to the first non-printable byte, ':', '[' or
  * (unless permitted) '/'. */
 static uint32_t programname_len(const char *tag, uint32_t len)
 {
+	const bool slash_stops = !glbl.permit_slash_in_programname;
 	uint32_t i;
 
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)tag[i];
-		if (c < 0x20 || c > 0x7e || c == ':' || c == '[')
+		if (cls[c] & C_PROG_STOP)
 			break;
-		if (c == '/' && !glbl.permit_slash_in_programname)
+		if (c == '/' && slash_stops)
 			break;
 	}
 	return i;
@@ -125,14 +153,22 @@ void pm_rfc3164_parse_opts(struct msg *m, const struct pm_rfc3164_opts *o)
 			had_bracket = true;
 			i = 1;
 		}
-		while (i < len && i < HOSTNAME_MAX) {
-			unsigned char c = (unsigned char)p[i];
-			if (!(is_host_char(c) || (c == ']' && had_bracket) ||
-			      (c == '@' && o->permit_atsigns) || (c == '/' && o->permit_slashes)))
-				break;
-			++i;
-			if (p[i] == ']')
-				break;
+		const int lim = len < HOSTNAME_MAX ? len : HOSTNAME_MAX;
+		if (!had_bracket && !o->permit_atsigns && !o->permit_slashes) {
+			/* only host characters: the loop below stops at the
+			 * first other byte (']' is one of them) */
+			while (i < lim && (cls[(unsigned char)p[i]] & C_HOST))
+				++i;
+		} else {
+			while (i < lim) {
+				unsigned char c = (unsigned char)p[i];
+				if (!(is_host_char(c) || (c == ']' && had_bracket) ||
+				      (c == '@' && o->permit_atsigns) || (c == '/' && o->permit_slashes)))
+					break;
+				++i;
+				if (p[i] == ']')
+					break;
+			}
 		}
 		if (i == len) {
 			m->hostname.off = (uint32_t)(p - raw);
@@ -164,7 +200,7 @@ tag:
 	/* TAG */
 	m->tag.off = (uint32_t)(p - raw);
 	i = 0;
-	while (len > 0 && *p != ':' && *p != ' ' && i < TAG_MAX) {
+	while (len > 0 && !(cls[(unsigned char)*p] & C_TAG_STOP) && i < TAG_MAX) {
 		p++;
 		len--;
 		i++;
