@@ -580,6 +580,11 @@ static size_t put_secfrac(const struct syslog_time *t, char *o)
 	return n;
 }
 
+size_t dt_fmt_secfrac(const struct syslog_time *t, char *o)
+{
+	return t->secfrac_digits > 0 ? put_secfrac(t, o) : 0;
+}
+
 static inline const char *month_name(const struct syslog_time *t)
 {
 	return dt_month_names[(t->month + 11) % 12];

@@ -198,6 +198,15 @@ struct time_cache {
 };
 static __thread struct time_cache tcache[2];
 
+/* Same date, time of day (to the second) and offset; the fraction may differ. */
+static inline bool same_second(const struct syslog_time *a, const struct syslog_time *b)
+{
+	return a->second == b->second && a->minute == b->minute && a->hour == b->hour &&
+	       a->day == b->day && a->month == b->month && a->year == b->year &&
+	       a->off_mode == b->off_mode && a->off_hour == b->off_hour &&
+	       a->off_minute == b->off_minute && a->valid == b->valid;
+}
+
 size_t tpl_fmt_time(const struct syslog_time *t, enum tpl_datefmt fmt, bool utc, char *buf)
 {
 	struct syslog_time u;
@@ -209,6 +218,20 @@ size_t tpl_fmt_time(const struct syslog_time *t, enum tpl_datefmt fmt, bool utc,
 	if (slot < 0)
 		return fmt_time_uncached(t, fmt, buf);
 	struct time_cache *c = &tcache[slot];
+	if (slot == 1 && c->set && same_second(&c->t, t)) {
+		/* RFC3339 with another fraction (every RFC5424 message has its
+		 * own): the cached date, time and offset around new digits */
+		size_t tail = c->t.off_mode == 'Z' ? 1 : 6, n = 19;
+		memcpy(buf, c->buf, 19);
+		if (t->secfrac_digits > 0) {
+			buf[n++] = '.';
+			n += dt_fmt_secfrac(t, buf + n);
+		}
+		memcpy(buf + n, c->buf + c->len - tail, tail);
+		n += tail;
+		buf[n] = '\0';
+		return n;
+	}
 	if (!c->set || memcmp(&c->t, t, sizeof(*t)) != 0) {
 		c->len = fmt_time_uncached(t, fmt, c->buf);
 		c->t = *t;
