@@ -73,6 +73,7 @@ struct imudp_mod_cfg {
 	char *sched_policy;
 	int64_t sched_prio;
 	bool preserve_case;
+	int64_t coalesce_delay;
 };
 
 #define MOFF(f) offsetof(struct imudp_mod_cfg, f)
@@ -83,6 +84,7 @@ static const struct param_desc imudp_mod_params[] = {
 	{ "schedulingPolicy", PARAM_WORD, NULL, 0, MOFF(sched_policy), "SCHED_FIFO, SCHED_RR or SCHED_OTHER for the receiver threads" },
 	{ "schedulingPriority", PARAM_INT, "0", 0, MOFF(sched_prio), "priority for schedulingPolicy" },
 	{ "preserveCase", PARAM_BINARY, "off", 0, MOFF(preserve_case), "keep the case of fromhost (no effect without DNS)" },
+	{ "coalesceDelay", PARAM_INT, "1000", 0, MOFF(coalesce_delay), "sluice: at most this many microseconds a receiver waits after a small batch, so the next wake-up finds more datagrams (bounded by the receive buffer; 0 = off)" },
 	{ "udpservertimerequery", PARAM_INT, "2", PARAM_LEGACY, MOFF(time_requery), "$UDPServerTimeRequery" },
 	{ "imudpschedulingpolicy", PARAM_WORD, NULL, PARAM_LEGACY, MOFF(sched_policy), "$IMUDPSchedulingPolicy" },
 	{ "imudpschedulingpriority", PARAM_INT, "0", PARAM_LEGACY, MOFF(sched_prio), "$IMUDPSchedulingPriority" },
@@ -162,6 +164,9 @@ struct imudp_thread {
 	struct sockaddr_storage *addrs;
 	struct msg **batch;
 	struct msg_alloc alloc;         /* messages are carved from blocks */
+	size_t rcvbuf;                  /* smallest receive buffer of the sockets (bytes) */
+	uint64_t got;                   /* datagrams and their bytes read in this wake-up */
+	uint64_t got_bytes;
 	struct cache_slot cache[IMUDP_CACHE];
 };
 
@@ -349,12 +354,14 @@ static void read_sock(struct imudp_thread *t, int si)
 			return;
 		}
 		atomic_fetch_add_explicit(&in->stats.received, (uint_fast64_t)n, memory_order_relaxed);
+		t->got += (uint64_t)n;
 		/* as rsyslog: the first batch of a wake-up always reads the clock */
 		if (requery <= 0 || used++ % requery == 0)
 			dt_now(&st, &now);
 		int nb = 0;
 		for (int i = 0; i < n; i++) {
 			size_t len = t->hdrs[i].msg_len;
+			t->got_bytes += len;
 			if (len == 0) {
 				atomic_fetch_add_explicit(&in->stats.empty, 1, memory_order_relaxed);
 				continue; /* rsyslog drops empty datagrams */
@@ -395,6 +402,45 @@ static void apply_sched(struct imudp_input *in)
 			sp.sched_priority, strerror(e));
 }
 
+static int64_t mono_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Coalescing (coalesceDelay). At moderate rates each wake-up finds a few
+ * datagrams, and each costs two context switches (this thread and the
+ * queue worker it wakes): most of the CPU per message. After a wake-up
+ * that read less than a batch, the receiver naps long enough for about a
+ * batch to arrive at the rate just seen — but never longer than
+ * coalesceDelay, and never for more than a quarter of what the receive
+ * buffer holds, so the nap cannot make the kernel drop datagrams. High
+ * rates (full batches) never nap; an idle socket costs one nap per
+ * datagram, a bounded delay. */
+static void coalesce(struct imudp_thread *t, int64_t since)
+{
+	struct imudp_input *in = t->in;
+	int64_t max = in->mod ? in->mod->coalesce_delay : 0;
+	uint64_t got = t->got;
+	if (max <= 0 || got == 0 || got >= (uint64_t)in->batch_size)
+		return;
+	int64_t dt = mono_us() - since;
+	if (dt < 1)
+		dt = 1;
+	uint64_t truesize = t->got_bytes / got + 1024; /* a datagram's share of the buffer */
+	uint64_t want = t->rcvbuf / truesize / 4;
+	if (want > (uint64_t)in->batch_size)
+		want = (uint64_t)in->batch_size;
+	int64_t nap = (int64_t)(want * (uint64_t)dt / got);
+	if (nap > max)
+		nap = max;
+	if (nap < 50)
+		return;
+	struct timespec ts = { nap / 1000000, (nap % 1000000) * 1000 };
+	nanosleep(&ts, NULL);
+}
+
 static void *receiver(void *arg)
 {
 	struct imudp_thread *t = arg;
@@ -402,6 +448,17 @@ static void *receiver(void *arg)
 	struct epoll_event evs[IMUDP_MAX_SOCKS + 1];
 
 	apply_sched(in);
+	t->rcvbuf = SIZE_MAX;
+	for (int i = 0; i < in->n_socks; i++) {
+		int v = 0;
+		socklen_t vl = sizeof(v);
+		if (getsockopt(in->socks[i].fd, SOL_SOCKET, SO_RCVBUF, &v, &vl) == 0 && v > 0 &&
+		    (size_t)v < t->rcvbuf)
+			t->rcvbuf = (size_t)v;
+	}
+	if (t->rcvbuf == SIZE_MAX)
+		t->rcvbuf = 0;
+	int64_t since = mono_us(); /* end of the previous wake-up */
 	while (!atomic_load(&in->stopping)) {
 		int n = epoll_wait(t->epfd, evs, IMUDP_MAX_SOCKS + 1, -1);
 		if (n < 0) {
@@ -410,11 +467,15 @@ static void *receiver(void *arg)
 			sl_err("%s: epoll_wait: %s", in->who, strerror(errno));
 			break;
 		}
+		t->got = t->got_bytes = 0;
 		for (int i = 0; i < n; i++) {
 			int si = (int)evs[i].data.u32;
 			if (si >= 0 && si < in->n_socks)
 				read_sock(t, si);
 		}
+		int64_t end = mono_us();
+		coalesce(t, since);
+		since = end;
 	}
 	msg_alloc_fini(&t->alloc);
 	return NULL;
