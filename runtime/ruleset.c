@@ -120,6 +120,18 @@ void ruleset_consume(void *arg, struct msg **msgs, int n, struct worker *w)
 	uint64_t handed0 = stats_tl_handed, filtered = 0;
 	for (int i = 0; i < n; i++) {
 		struct msg *m = msgs[i];
+		if (i + 2 < n) {
+			/* a message was written on the input's core: start moving
+			 * the one after next into this core's cache (header and the
+			 * first 200 bytes of its text, which it is followed by) */
+			const char *q = (const char *)msgs[i + 2];
+			__builtin_prefetch(q);
+			__builtin_prefetch(q + 64);
+			__builtin_prefetch(q + 128);
+			__builtin_prefetch(q + 192);
+			__builtin_prefetch(q + 256);
+			__builtin_prefetch(q + 320);
+		}
 		if (!(m->flags & MSG_PARSED) && !parser_parse(m)) {
 			/* no parser of the ruleset's chain took it: rsyslog
 			 * 8.2302 says so (rate-limited) and, despite the
