@@ -97,6 +97,12 @@ run_one() { # DUT TOPIC
 	stop_daemon
 	local got
 	got=$(kafka_count "$topic")
+	if [ "$got" -lt "$NMSGS" ]; then
+		# why: the daemon's own log (rsyslogd logs librdkafka's errors)
+		local dlog="$TESTDIR/${dut%%@*}.$port.log"
+		echo "kafka-bench: $dut lost $((NMSGS - got)); its log says:" \
+			"$(grep -i -m 3 -E 'queue full|fail|error' "$dlog" 2>/dev/null | tr '\n' ' ')"
+	fi
 	awk -v d="$dut" -v n="$NMSGS" -v got="$got" -v ns=$((t1 - t0)) -v c=$((c1 - c0)) -v b=$((b1 - b0)) -v hz="$HZ" 'BEGIN {
 		s = ns / 1e9; cpu = c / hz; bcpu = b / hz
 		printf "kafka-bench: %-8s %8d msgs  %8d in topic  %6.2f s  %9.0f msg/s  cpu %5.2f s  %5.2f us/msg  broker %5.2f s (%3.0f%% of a core)\n",
