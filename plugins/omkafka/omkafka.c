@@ -178,6 +178,11 @@ struct kafka_wrk {
 	rd_kafka_vu_t *vu;              /* produceva argument vector */
 	uint32_t rr;                    /* round-robin partition counter */
 	unsigned n_since_poll;
+	/* submitted / acknowledged since the last counters_flush: the
+	 * action's shared atomics are updated once per transaction, not
+	 * per message (two workers would bounce their cache line) */
+	uint64_t n_submitted, n_acked;
+	size_t key_len;                 /* strlen(cfg->key) for a fixed key */
 	time_t ts_last_sec;             /* one-entry cache of the timestamp */
 	struct syslog_time ts_last;
 };
@@ -311,7 +316,7 @@ static void dr_cb(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
 	w->reports++;
 	if (SL_LIKELY(!m->err)) {
 		w->down = false;
-		atomic_fetch_add_explicit(&w->a->n_acked, 1, memory_order_relaxed);
+		w->n_acked++;
 		return;
 	}
 	struct kafka_act *a = w->a;
@@ -441,6 +446,19 @@ static bool wrk_open_producer(struct kafka_wrk *w)
 	return true;
 }
 
+/* Add the worker's counts to the action's statistics. */
+static void counters_flush(struct kafka_wrk *w)
+{
+	if (w->n_submitted) {
+		atomic_fetch_add_explicit(&w->a->n_submitted, w->n_submitted, memory_order_relaxed);
+		w->n_submitted = 0;
+	}
+	if (w->n_acked) {
+		atomic_fetch_add_explicit(&w->a->n_acked, w->n_acked, memory_order_relaxed);
+		w->n_acked = 0;
+	}
+}
+
 /* Serve delivery reports until none is outstanding, or until reports
  * stopped coming for `stall_ms` (`down_ms` when librdkafka says every
  * broker is down, or when the daemon is stopping), or `max_ms` passed
@@ -461,6 +479,7 @@ static bool wait_reports(struct kafka_wrk *w, int64_t stall_ms, int64_t down_ms,
 		if (t - last >= limit || (max_ms >= 0 && t - start >= max_ms))
 			break;
 	}
+	counters_flush(w);
 	return w->outstanding == 0;
 }
 
@@ -1042,6 +1061,7 @@ static void *kafka_wrk_create(void *act)
 	w->a = a;
 	w->last_hit = -1;
 	w->rr = atomic_fetch_add(&a->wrk_seq, 1);
+	w->key_len = a->cfg->key ? strlen(a->cfg->key) : 0;
 	if (a->cfg->dyna_topic) {
 		w->n_cache = (int)a->cfg->dyna_topic_cache_size;
 		w->cache = calloc((size_t)w->n_cache, sizeof(*w->cache));
@@ -1094,6 +1114,7 @@ static void kafka_wrk_destroy(void *wrk)
 		}
 		rd_kafka_poll(w->rk, 0); /* the last statistics and errors */
 	}
+	counters_flush(w);
 	wrk_close_producer(w);
 	if (w->retry.n) {
 		pthread_mutex_lock(&a->mtx);
@@ -1178,7 +1199,7 @@ static enum act_result kafka_tx_add(void *wrk, struct msg *m, const char *render
 			klen = w->key_buf.len;
 		} else {
 			key = c->key;
-			klen = strlen(c->key);
+			klen = w->key_len;
 		}
 	}
 
@@ -1203,7 +1224,7 @@ static enum act_result kafka_tx_add(void *wrk, struct msg *m, const char *render
 		if (!rec_add(&w->retry, tname, tlen, key, klen, rendered, len, part, ts, e))
 			return ACT_SUSPENDED;
 	}
-	atomic_fetch_add_explicit(&a->n_submitted, 1, memory_order_relaxed);
+	w->n_submitted++;
 	if (SL_UNLIKELY(++w->n_since_poll >= 1024)) {
 		w->n_since_poll = 0;
 		rd_kafka_poll(w->rk, 0);

@@ -5,10 +5,25 @@
 # 3-partition topic, NMSGS messages from tcpflood (one connection), the
 # same template, key template and partitions.auto. Time runs from the
 # start of tcpflood until the broker holds NMSGS messages of the topic
-# (acknowledged; or until the last one that came, when some were lost); CPU is the daemon's user+system time from /proc.
+# (acknowledged; or until the last one that came, when some were lost).
+# CPU is user+system time from /proc of the daemon ("cpu", "us/msg") and of
+# the broker's JVM in the same interval ("broker"): both share the machine,
+# so broker CPU near (cores - daemon CPU) means the broker is the limit.
+# Runs are interleaved (sluiced, rsyslogd, sluiced, ...) and both daemons
+# get the same config file text and the same tcpflood input.
 # Not a test (not run by run-all.sh): figures for doc/benchmarks.md.
 #
 #   tests/services/kafka_bench.sh [NMSGS] [RUNS]      (default 1000000 3)
+#
+# KAFKA_BENCH_DUTS="sluiced rsyslogd": the daemons, in this order per round;
+#   "sluiced@DIR" is sluiced with its modules from DIR first (SLUICE_MODDIR),
+#   to compare two builds of omkafka.so in one run.
+# KAFKA_BENCH_ACTION='...': more omkafka parameters (both daemons), e.g.
+#   'confParam=["linger.ms=5"]' to compare with librdkafka settings.
+# KAFKA_BENCH_GLOBAL='...': statements before the modules (both daemons),
+#   e.g. 'main_queue(queue.dequeueBatchSize="1024")'.
+# KAFKA_BENCH_PERF=DIR: record a profile of each daemon during its runs
+# (perf record -e cpu-clock -g, DIR/DUT-RUN.data).
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$srcdir/tests/services/kafka.sh"
 
@@ -22,10 +37,11 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 HZ=$(getconf CLK_TCK)
 
 run_one() { # DUT TOPIC
-	local dut=$1 topic=$2 t0 t1 c0 c1 port
+	local dut=$1 topic=$2 t0 t1 c0 c1 b0 b1 port
 	port=$(get_free_port)
 	kafka_create_topic "$topic" 3
 	cat >"$TESTDIR/$topic.conf" <<-EOF
+	${KAFKA_BENCH_GLOBAL:-}
 	module(load="imtcp")
 	module(load="omkafka")
 	template(name="kvalue" type="string" string="v1|%hostname%|%syslogtag%|%msg%|%pri%")
@@ -34,15 +50,26 @@ run_one() { # DUT TOPIC
 	ruleset(name="flood") {
 		action(type="omkafka" broker=["$KAFKA_BROKER"] topic="$topic" template="kvalue"
 		       key="kkey" dynaKey="on" partitions.auto="on"
-		       action.resumeRetryCount="-1" action.resumeInterval="1")
+		       action.resumeRetryCount="-1" action.resumeInterval="1" ${KAFKA_BENCH_ACTION:-})
 	}
 	EOF
 	if [ "$dut" = rsyslogd ]; then
 		start_rsyslogd "$TESTDIR/$topic.conf" "$port"
+	elif [ "${dut#sluiced@}" != "$dut" ]; then
+		SLUICE_MODDIR=${dut#sluiced@} start_sluiced "$TESTDIR/$topic.conf" "$port"
 	else
 		start_sluiced "$TESTDIR/$topic.conf" "$port"
 	fi
+	local perf_pid=
+	if [ -n "${KAFKA_BENCH_PERF:-}" ]; then
+		mkdir -p "$KAFKA_BENCH_PERF"
+		perf record -q -e cpu-clock -g -p "$DAEMON_PID" \
+			-o "$KAFKA_BENCH_PERF/$topic.data" >/dev/null 2>&1 &
+		perf_pid=$!
+		sleep 0.5
+	fi
 	c0=$(cpu_ticks "$DAEMON_PID")
+	b0=$(cpu_ticks "$KAFKA_PID")
 	t0=$(date +%s%N)
 	"$TCPFLOOD" -p "$port" -m "$NMSGS" -q || fail "tcpflood failed"
 	# until all are there, or nothing new for 10 s; t1/c1 at the last
@@ -50,6 +77,7 @@ run_one() { # DUT TOPIC
 	local last=-1 cur since=$SECONDS
 	t1=$t0
 	c1=$c0
+	b1=$b0
 	while [ $((SECONDS - since)) -lt 10 ]; do
 		cur=$(kafka_count "$topic")
 		if [ "$cur" != "$last" ]; then
@@ -57,22 +85,35 @@ run_one() { # DUT TOPIC
 			since=$SECONDS
 			t1=$(date +%s%N)
 			c1=$(cpu_ticks "$DAEMON_PID")
+			b1=$(cpu_ticks "$KAFKA_PID")
 		fi
 		[ "$cur" -ge "$NMSGS" ] && break
 		sleep 0.2
 	done
+	if [ -n "$perf_pid" ]; then
+		kill -INT "$perf_pid" 2>/dev/null
+		wait "$perf_pid" 2>/dev/null
+	fi
 	stop_daemon
 	local got
 	got=$(kafka_count "$topic")
-	awk -v d="$dut" -v n="$NMSGS" -v got="$got" -v ns=$((t1 - t0)) -v c=$((c1 - c0)) -v hz="$HZ" 'BEGIN {
-		s = ns / 1e9; cpu = c / hz
-		printf "kafka-bench: %-8s %8d msgs  %8d in topic  %6.2f s  %9.0f msg/s  cpu %5.2f s  %5.2f us/msg\n",
-			d, n, got, s, got / s, cpu, cpu * 1e6 / got }'
+	if [ "$got" -lt "$NMSGS" ]; then
+		# why: the daemon's own log (rsyslogd logs librdkafka's errors)
+		local dlog="$TESTDIR/${dut%%@*}.$port.log"
+		echo "kafka-bench: $dut lost $((NMSGS - got)); its log says:" \
+			"$(grep -i -m 3 -E 'queue full|fail|error' "$dlog" 2>/dev/null | tr '\n' ' ')"
+	fi
+	awk -v d="$dut" -v n="$NMSGS" -v got="$got" -v ns=$((t1 - t0)) -v c=$((c1 - c0)) -v b=$((b1 - b0)) -v hz="$HZ" 'BEGIN {
+		s = ns / 1e9; cpu = c / hz; bcpu = b / hz
+		printf "kafka-bench: %-8s %8d msgs  %8d in topic  %6.2f s  %9.0f msg/s  cpu %5.2f s  %5.2f us/msg  broker %5.2f s (%3.0f%% of a core)\n",
+			d, n, got, s, got / s, cpu, cpu * 1e6 / got, bcpu, bcpu * 100 / s }'
 }
 
 for ((r = 1; r <= RUNS; r++)); do
-	run_one sluiced "bench-s-$r"
-	run_one rsyslogd "bench-r-$r"
+	nd=0
+	for dut in ${KAFKA_BENCH_DUTS:-sluiced rsyslogd}; do
+		run_one "$dut" "bench-${dut:0:1}$((++nd))-$r"
+	done
 done
 kafka_stop
 exit 0
