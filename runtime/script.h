@@ -10,6 +10,8 @@
 #ifndef SLUICE_SCRIPT_H
 #define SLUICE_SCRIPT_H
 
+#include <regex.h>
+
 #include <stdbool.h>
 #include "sbuf.h"
 
@@ -59,5 +61,13 @@ void ruleset_exec_sync(struct ruleset *rs, struct msg *m, struct exec_ctx *ctx);
 /* A deep copy of a JSON tree (scalars are shared: they are immutable). */
 struct fjson_object;
 struct fjson_object *script_json_copy(struct fjson_object *o);
+
+/* For the property replacer (template.c): a JIT-compiled PCRE2 copy of an
+ * ERE whose submatches PCRE2 reports exactly as POSIX does, or NULL (use
+ * regexec); script_regex_pcre_exec is then regexec(code, str, nmatch, pm,
+ * 0) on the C string str: 0 or REG_NOMATCH. */
+void *script_regex_pcre_submatch(const char *ere);
+void script_regex_pcre_free(void *code);
+int script_regex_pcre_exec(void *code, const char *str, size_t nmatch, regmatch_t *pm);
 
 #endif

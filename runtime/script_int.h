@@ -87,5 +87,4 @@ bool script_regex_match(const struct script_regex *r, const char *p, size_t len)
 int script_regex_exec(const struct script_regex *r, const char *p, size_t len, size_t nmatch,
 		      regmatch_t *m);
 bool script_regex_uses_jit(const struct script_regex *r);
-
 #endif

@@ -129,7 +129,138 @@ static bool pcre_safe(const char *p)
 	}
 	return true;
 }
+
+/* Do the submatch positions of ERE `p` come out of PCRE2 exactly as out of
+ * POSIX regexec? pcre_safe() covers match/no-match only: where a match
+ * starts and ends and what each group holds can differ (leftmost-longest
+ * versus leftmost-first) as soon as there is an alternation or a
+ * quantified group. Accepted here: pcre_safe patterns made of single
+ * characters, '.', escaped metacharacters and bracket expressions, each
+ * with at most one quantifier, grouped by unnested, unquantified,
+ * non-empty parentheses (at most 9), '^' only first and '$' only last.
+ * For these the greedy-first match is the leftmost-longest one and the
+ * groups agree; tests/unit/test_hotpath.c compares both engines on
+ * random patterns and texts of this shape (and shows that alternation or
+ * a quantified group do make them differ). */
+static bool pcre_submatch_safe(const char *p)
+{
+	if (!pcre_safe(p))
+		return false;
+	int groups = 0;
+	bool in_group = false;
+	for (size_t i = 0; p[i]; i++) {
+		char ch = p[i];
+		if (ch == '\\') {
+			i++; /* pcre_safe allowed only escaped metacharacters */
+			continue;
+		}
+		if (ch == '[') { /* skip the bracket expression as pcre_safe reads it */
+			size_t j = i + 1;
+			if (p[j] == '^')
+				j++;
+			if (p[j] == ']')
+				j++;
+			for (; p[j] && p[j] != ']'; j++)
+				if (p[j] == '[')
+					j = (size_t)(strstr(p + j + 2, ":]") - p) + 1;
+			i = j;
+			continue;
+		}
+		switch (ch) {
+		case '|':
+			return false;
+		case '(':
+			if (in_group || p[i + 1] == ')')
+				return false;
+			in_group = true;
+			groups++;
+			break;
+		case ')':
+			if (!in_group || (p[i + 1] && strchr("*+?{", p[i + 1]) != NULL))
+				return false;
+			in_group = false;
+			break;
+		case '^':
+			if (i != 0)
+				return false;
+			break;
+		case '$':
+			if (p[i + 1] != '\0')
+				return false;
+			break;
+		default:
+			break;
+		}
+	}
+	return !in_group && groups <= 9;
+}
+
+static pthread_key_t md10_key;
+static pthread_once_t md10_once = PTHREAD_ONCE_INIT;
+
+static void md10_key_init(void)
+{
+	pthread_key_create(&md10_key, md_free);
+}
 #endif
+
+void *script_regex_pcre_submatch(const char *ere)
+{
+#ifdef HAVE_PCRE2
+	if (!pcre_submatch_safe(ere))
+		return NULL;
+	int ec;
+	PCRE2_SIZE eo;
+	pcre2_code *c = pcre2_compile((PCRE2_SPTR)ere, PCRE2_ZERO_TERMINATED,
+				      PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY, &ec, &eo, NULL);
+	if (c && pcre2_jit_compile(c, PCRE2_JIT_COMPLETE) == 0)
+		return c;
+	pcre2_code_free(c);
+#else
+	(void)ere;
+#endif
+	return NULL;
+}
+
+void script_regex_pcre_free(void *code)
+{
+#ifdef HAVE_PCRE2
+	pcre2_code_free(code);
+#else
+	(void)code;
+#endif
+}
+
+int script_regex_pcre_exec(void *code, const char *str, size_t nmatch, regmatch_t *pm)
+{
+#ifdef HAVE_PCRE2
+	pthread_once(&md10_once, md10_key_init);
+	pcre2_match_data *md = pthread_getspecific(md10_key);
+	if (!md) {
+		md = pcre2_match_data_create(10, NULL);
+		if (!md)
+			return REG_ESPACE;
+		pthread_setspecific(md10_key, md);
+	}
+	/* regexec reads a C string */
+	int rc = pcre2_jit_match(code, (PCRE2_SPTR)str, strlen(str), 0, 0, md, NULL);
+	if (rc < 0)
+		return REG_NOMATCH;
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+	for (size_t k = 0; k < nmatch; k++) {
+		if (k < (size_t)rc && ov[2 * k] != PCRE2_UNSET) {
+			pm[k].rm_so = (regoff_t)ov[2 * k];
+			pm[k].rm_eo = (regoff_t)ov[2 * k + 1];
+		} else {
+			pm[k].rm_so = pm[k].rm_eo = -1;
+		}
+	}
+	return 0;
+#else
+	(void)code; (void)str; (void)nmatch; (void)pm;
+	return REG_NOMATCH;
+#endif
+}
 
 struct script_regex *script_regex_new(const char *pat, bool ere, bool icase, char *err, size_t errsz)
 {

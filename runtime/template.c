@@ -17,6 +17,7 @@
 #include "template_int.h"
 #include "prop.h"
 #include "msg.h"
+#include "script.h"
 #include "datetime.h"
 #include "ast.h"
 #include "log.h"
@@ -408,7 +409,10 @@ static bool do_regex(const struct tpl_step *s, struct val *v)
 	int tries = 0;
 	bool found = false;
 	while (!found) {
-		if (off > b->len || regexec(&s->re, str + off, 10, pm, 0) != 0 || pm[0].rm_so == -1)
+		if (off > b->len ||
+		    (s->re_pcre ? script_regex_pcre_exec(s->re_pcre, str + off, 10, pm)
+				: regexec(&s->re, str + off, 10, pm, 0)) != 0 ||
+		    pm[0].rm_so == -1)
 			break;
 		if (tries == s->re_match) {
 			found = true;

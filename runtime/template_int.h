@@ -36,6 +36,7 @@ struct tpl_step {
 	unsigned char field_delim;
 	uint8_t has_regex;         /* 0 none, 1 ok, 2 failed to compile */
 	regex_t re;
+	void *re_pcre;             /* PCRE2 copy with the same submatches, or NULL */
 	int re_match, re_submatch;
 	uint8_t nomatch;
 	uint8_t caseconv;          /* 0 none, 1 lower, 2 upper */

@@ -14,6 +14,7 @@
 #include "datetime.h"
 #include "ast.h"
 #include "log.h"
+#include "script.h"
 #include <ctype.h>
 #include <limits.h>
 #include <regex.h>
@@ -154,6 +155,8 @@ static bool compile_regex(struct tpl_step *s, const char *re, bool ere)
 		return false;
 	}
 	s->has_regex = 1;
+	if (ere)
+		s->re_pcre = script_regex_pcre_submatch(re);
 	return true;
 }
 
@@ -382,8 +385,10 @@ static void tpl_free(struct template *t)
 		free(s->cst);
 		free(s->outname);
 		prop_ref_free(&s->ref);
-		if (s->has_regex == 1)
+		if (s->has_regex == 1) {
 			regfree(&s->re);
+			script_regex_pcre_free(s->re_pcre);
+		}
 	}
 	free(t->steps);
 	prop_ref_free(&t->subtree);

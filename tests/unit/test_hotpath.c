@@ -27,6 +27,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <json.h>
+#include <regex.h>
+#include "config.h"
+#ifdef HAVE_PCRE2
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#endif
 #include "ast.h"
 #include "datetime.h"
 #include "framing.h"
@@ -1313,6 +1319,163 @@ START_TEST(t_3164_hostname_limit)
 }
 END_TEST
 
+
+#ifdef HAVE_PCRE2
+/* ---- property replacer regexes: PCRE2 copy with POSIX's submatches ---- */
+
+/* A small deterministic generator (the same cases on every run). */
+static uint32_t rx_seed;
+static unsigned rx_rnd(unsigned n)
+{
+	rx_seed = rx_seed * 1103515245u + 12345u;
+	return (rx_seed >> 8) % n;
+}
+
+/* Random patterns of the accepted shape: single characters, '.', bracket
+ * expressions and escaped metacharacters, each with at most one
+ * quantifier, some in unnested, unquantified groups, '^' first and '$'
+ * last now and then. */
+static void rx_pattern(char *pat, bool ungated)
+{
+	static const char *atoms[] = { "a", "b", "c", ".", "[ab]", "[bc]", "[^a]", "0", "[0-9]",
+				       "\\.", "[[:digit:]]", ":" };
+	static const char *quants[] = { "", "", "*", "+", "?", "{2}", "{0,2}", "{1,}", "{1,3}" };
+	int k = 1 + (int)rx_rnd(5), groups = 0;
+	bool in = false;
+	pat[0] = '\0';
+	if (rx_rnd(8) == 0)
+		strcat(pat, "^");
+	for (int i = 0; i < k; i++) {
+		if (!in && groups < 3 && rx_rnd(4) == 0) {
+			strcat(pat, "(");
+			in = true;
+			groups++;
+		}
+		strcat(pat, atoms[rx_rnd(sizeof(atoms) / sizeof(atoms[0]))]);
+		strcat(pat, quants[rx_rnd(sizeof(quants) / sizeof(quants[0]))]);
+		if (in && rx_rnd(2) == 0) {
+			/* `ungated`: sometimes a quantified group or an alternation,
+			 * which must be refused */
+			strcat(pat, ungated && rx_rnd(3) == 0 ? ")*" : ")");
+			in = false;
+		} else if (ungated && rx_rnd(6) == 0) {
+			strcat(pat, "|");
+		}
+	}
+	if (in)
+		strcat(pat, ")");
+	if (rx_rnd(8) == 0)
+		strcat(pat, "$");
+}
+
+START_TEST(t_tpl_regex_pcre_same_submatches)
+{
+	long compared = 0, accelerated = 0;
+	rx_seed = 42;
+	for (int it = 0; it < 20000; it++) {
+		char pat[256];
+		rx_pattern(pat, false);
+		regex_t re;
+		if (regcomp(&re, pat, REG_EXTENDED) != 0)
+			continue;
+		void *pc = script_regex_pcre_submatch(pat);
+		ck_assert_msg(pc != NULL, "pattern of the accepted shape refused: %s", pat);
+		accelerated++;
+		for (int t = 0; t < 20; t++) {
+			char txt[24];
+			int n = (int)rx_rnd(14);
+			for (int j = 0; j < n; j++)
+				txt[j] = "abc0123.:\n"[rx_rnd(10)];
+			txt[n] = '\0';
+			regmatch_t a[10], b[10];
+			int ra = regexec(&re, txt, 10, a, 0);
+			int rb = script_regex_pcre_exec(pc, txt, 10, b);
+			ck_assert_msg((ra == 0) == (rb == 0), "%s on \"%s\": POSIX %d, PCRE2 %d", pat, txt, ra, rb);
+			if (ra != 0)
+				continue;
+			for (int g = 0; g < 10; g++)
+				ck_assert_msg(a[g].rm_so == b[g].rm_so && a[g].rm_eo == b[g].rm_eo,
+					      "%s on \"%s\": group %d POSIX %d-%d, PCRE2 %d-%d", pat, txt, g,
+					      (int)a[g].rm_so, (int)a[g].rm_eo, (int)b[g].rm_so, (int)b[g].rm_eo);
+			compared++;
+		}
+		script_regex_pcre_free(pc);
+		regfree(&re);
+	}
+	ck_assert_int_gt(accelerated, 15000);
+	ck_assert_int_gt(compared, 50000);
+}
+END_TEST
+
+/* Alternations, quantified groups and the like are left to POSIX; the
+ * random patterns that include them really do give other submatches in
+ * PCRE2 (so refusing them matters). */
+START_TEST(t_tpl_regex_pcre_refused)
+{
+	static const char *refused[] = {
+		"a|b", "(a|ab)(c|bcd)", "(ab)*", "(a)+b", "((a)b)", "()", "a{,3}", "[\\d]", "\\d+",
+		"a^b", "a$b", "[[=a=]]", "[[.a.]]", "x(?:y)", "a**", "(a", "\\w+",
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		ck_assert_msg(script_regex_pcre_submatch(refused[i]) == NULL, "accepted: %s", refused[i]);
+	/* the ES benchmark's template regex is accepted */
+	void *pc = script_regex_pcre_submatch("msgnum:0*([0-9]+)");
+	ck_assert_ptr_nonnull(pc);
+	regmatch_t m[10];
+	ck_assert_int_eq(script_regex_pcre_exec(pc, "x msgnum:00012345: y", 10, m), 0);
+	ck_assert_int_eq(m[1].rm_so, 12); /* "12345": the zeros go to 0* */
+	ck_assert_int_eq(m[1].rm_eo, 17);
+	ck_assert_int_eq(m[2].rm_so, -1);
+	script_regex_pcre_free(pc);
+
+	long differ = 0;
+	rx_seed = 7;
+	for (int it = 0; it < 5000 && differ == 0; it++) {
+		char pat[256];
+		rx_pattern(pat, true);
+		regex_t re;
+		if (regcomp(&re, pat, REG_EXTENDED) != 0)
+			continue;
+		if (script_regex_pcre_submatch(pat) != NULL) {
+			regfree(&re);
+			continue;
+		}
+		/* compile it anyway, without the check, to show the difference */
+		int ec;
+		PCRE2_SIZE eo;
+		pcre2_code *c = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED,
+					      PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY, &ec, &eo, NULL);
+		pcre2_match_data *md = pcre2_match_data_create(10, NULL);
+		for (int t = 0; c && t < 20; t++) {
+			char txt[24];
+			int n = (int)rx_rnd(14);
+			for (int j = 0; j < n; j++)
+				txt[j] = "abc0123"[rx_rnd(7)];
+			txt[n] = '\0';
+			regmatch_t a[10];
+			int ra = regexec(&re, txt, 10, a, 0);
+			int rb = pcre2_match(c, (PCRE2_SPTR)txt, (size_t)n, 0, 0, md, NULL);
+			if ((ra == 0) != (rb > 0)) {
+				differ++;
+				continue;
+			}
+			if (ra != 0)
+				continue;
+			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+			for (int g = 0; g < rb && g < 10; g++)
+				if (ov[2 * g] != PCRE2_UNSET &&
+				    ((long)ov[2 * g] != (long)a[g].rm_so || (long)ov[2 * g + 1] != (long)a[g].rm_eo))
+					differ++;
+		}
+		pcre2_match_data_free(md);
+		pcre2_code_free(c);
+		regfree(&re);
+	}
+	ck_assert_msg(differ > 0, "no refused pattern behaved differently: the generator is too tame");
+}
+END_TEST
+#endif /* HAVE_PCRE2 */
+
 int main(void)
 {
 	Suite *s = suite_create("hotpath");
@@ -1362,6 +1525,14 @@ int main(void)
 	tcase_add_test(tc, t_3164_tag_explicit);
 	tcase_add_test(tc, t_3164_hostname_limit);
 	suite_add_tcase(s, tc);
+
+#ifdef HAVE_PCRE2
+	tc = tcase_create("template regex");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, t_tpl_regex_pcre_same_submatches);
+	tcase_add_test(tc, t_tpl_regex_pcre_refused);
+	suite_add_tcase(s, tc);
+#endif
 
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
