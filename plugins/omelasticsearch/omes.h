@@ -143,7 +143,12 @@ struct omes_wrk {
 	struct sbuf resp;
 	struct sbuf url;
 	struct sbuf tmp;          /* rendering of dyn* templates */
+	/* the last action line made of _index alone, and that index */
+	struct sbuf idx_cache, meta_cache;
 	struct sbuf gz;
+	uint64_t submitted;       /* tx_add calls not yet added to st.submitted:
+				   * counted here, published once per
+				   * transaction (no atomic per message) */
 	int64_t ops_since_bind;   /* rebindinterval */
 	int64_t not_before;       /* ms (monotonic): Retry-After */
 	int64_t next_detect;      /* ms (monotonic): next version detection try */
