@@ -639,8 +639,10 @@ static void omes_wrk_destroy(void *p)
 	sbuf_free(&w->resp);
 	sbuf_free(&w->url);
 	sbuf_free(&w->tmp);
-	sbuf_free(&w->idx_cache);
-	sbuf_free(&w->meta_cache);
+	for (int i = 0; i < OMES_META_CACHE; i++) {
+		sbuf_free(&w->mc[i].idx);
+		sbuf_free(&w->mc[i].line);
+	}
 	sbuf_free(&w->gz);
 	sbuf_free(&w->carry);
 	sbuf_free(&w->carry_next);
@@ -757,24 +759,30 @@ static enum act_result omes_tx_add(void *p, struct msg *m, const char *doc, size
 	const char *v;
 	size_t vl;
 	bool ok = param_value(w, m, a->tpl_index, c->searchindex, &v, &vl);
-	/* Only _index in the action line (the usual case): it is the same
-	 * as the last one as long as the index is, so copy that line. */
-	bool index_only = !c->bulkid && !c->pipeline && !c->parent && !atomic_load(&a->with_type);
-	if (ok && index_only && w->meta_cache.len && vl == w->idx_cache.len &&
-	    (vl == 0 || memcmp(v, w->idx_cache.buf, vl) == 0)) {
-		ok = sbuf_append(b, w->meta_cache.buf, w->meta_cache.len);
-		goto meta_done;
-	}
+	/* Only _index in the action line (the usual case): the line is the
+	 * same as an earlier one with the same index, so copy that. */
+	bool with_type = atomic_load(&a->with_type);
+	bool index_only = !c->bulkid && !c->pipeline && !c->parent && !with_type;
+	struct omes_meta_cache *mc = NULL;
 	if (ok && index_only) {
-		sbuf_reset(&w->idx_cache);
-		w->meta_cache.len = 0;
-		if (!sbuf_append(&w->idx_cache, v, vl))
-			w->idx_cache.len = 0;
+		for (int i = 0; i < OMES_META_CACHE; i++) {
+			struct omes_meta_cache *e = &w->mc[i];
+			if (e->line.len && e->idx.len == vl && (vl == 0 || memcmp(v, e->idx.buf, vl) == 0)) {
+				ok = sbuf_append(b, e->line.buf, e->line.len);
+				goto meta_done;
+			}
+		}
+		mc = &w->mc[w->mc_next];
+		w->mc_next = (w->mc_next + 1) % OMES_META_CACHE;
+		sbuf_reset(&mc->idx);
+		sbuf_reset(&mc->line);
+		if (!sbuf_append(&mc->idx, v, vl))
+			mc = NULL;
 	}
 	ok = ok && sbuf_puts(b, a->op == OMES_OP_CREATE ? "{\"create\":{\"_index\":\""
 							: "{\"index\":{\"_index\":\"") &&
 		  json_esc(b, v, vl) && sbuf_putc(b, '"');
-	if (ok && atomic_load(&a->with_type))
+	if (ok && with_type)
 		ok = param_value(w, m, a->tpl_type, c->searchtype, &v, &vl) && meta_kv(b, "_type", v, vl);
 	if (ok && c->bulkid)
 		ok = param_value(w, m, a->tpl_bulkid, c->bulkid, &v, &vl) && meta_kv(b, "_id", v, vl);
@@ -787,12 +795,11 @@ static enum act_result omes_tx_add(void *p, struct msg *m, const char *doc, size
 		ok = param_value(w, m, a->tpl_parent, c->parent, &v, &vl);
 		/* _parent went away with types; routing carries it since ES 6 */
 		if (ok)
-			ok = meta_kv(b, atomic_load(&a->with_type) ? "_parent" : "routing", v, vl);
+			ok = meta_kv(b, with_type ? "_parent" : "routing", v, vl);
 	}
 	ok = ok && sbuf_puts(b, "}}\n");
-	if (ok && index_only && w->idx_cache.len == vl &&
-	    !sbuf_append(&w->meta_cache, b->buf + start, b->len - start))
-		w->meta_cache.len = 0;
+	if (ok && mc && !sbuf_append(&mc->line, b->buf + start, b->len - start))
+		mc->line.len = 0;
 meta_done:;
 	size_t meta_len = ok ? b->len - start : 0;
 	if (ok) {

@@ -110,6 +110,8 @@ struct omes_act {
 	struct stats_obj *stats_obj;  /* the statistics registry's entry */
 };
 
+#define OMES_META_CACHE 4
+
 enum omes_item_state { ITEM_PENDING = 0, ITEM_DONE, ITEM_RETRY };
 
 /* One document waiting for Elasticsearch's answer: its action line and
@@ -143,8 +145,13 @@ struct omes_wrk {
 	struct sbuf resp;
 	struct sbuf url;
 	struct sbuf tmp;          /* rendering of dyn* templates */
-	/* the last action line made of _index alone, and that index */
-	struct sbuf idx_cache, meta_cache;
+	/* the last action lines made of _index alone, with their index
+	 * (a few: daily indices interleave around midnight, per-host or
+	 * per-app indices all the time); line.len == 0: unused */
+	struct omes_meta_cache {
+		struct sbuf idx, line;
+	} mc[OMES_META_CACHE];
+	unsigned mc_next;         /* the entry to replace next */
 	struct sbuf gz;
 	uint64_t submitted;       /* tx_add calls not yet added to st.submitted:
 				   * counted here, published once per
