@@ -623,6 +623,7 @@ static void *omes_wrk_create(void *act)
 }
 
 static void compact(struct omes_wrk *w);
+static void publish_submitted(struct omes_wrk *w);
 static enum act_result flush(struct omes_wrk *w);
 
 static void omes_wrk_destroy(void *p)
@@ -632,11 +633,16 @@ static void omes_wrk_destroy(void *p)
 		return;
 	/* Pending items, if any, belong to a transaction the core dropped
 	 * (it requeues or accounts for those messages itself). */
+	publish_submitted(w);
 	omes_http_fini(w);
 	sbuf_free(&w->body);
 	sbuf_free(&w->resp);
 	sbuf_free(&w->url);
 	sbuf_free(&w->tmp);
+	for (int i = 0; i < OMES_META_CACHE; i++) {
+		sbuf_free(&w->mc[i].idx);
+		sbuf_free(&w->mc[i].line);
+	}
 	sbuf_free(&w->gz);
 	sbuf_free(&w->carry);
 	sbuf_free(&w->carry_next);
@@ -645,9 +651,19 @@ static void omes_wrk_destroy(void *p)
 	free(w);
 }
 
+/* Add the worker's count of tx_add calls to the action's counter. */
+static void publish_submitted(struct omes_wrk *w)
+{
+	if (w->submitted) {
+		atomic_fetch_add_explicit(&w->act->st.submitted, w->submitted, memory_order_relaxed);
+		w->submitted = 0;
+	}
+}
+
 static enum sl_rc omes_tx_begin(void *p)
 {
 	struct omes_wrk *w = p;
+	publish_submitted(w);
 	/* Anything left belongs to a transaction the core dropped (stop,
 	 * requeue): those messages are the core's again. */
 	w->n_items = 0;
@@ -742,11 +758,31 @@ static enum act_result omes_tx_add(void *p, struct msg *m, const char *doc, size
 	size_t start = b->len;
 	const char *v;
 	size_t vl;
-	bool ok = sbuf_puts(b, a->op == OMES_OP_CREATE ? "{\"create\":{\"_index\":\""
+	bool ok = param_value(w, m, a->tpl_index, c->searchindex, &v, &vl);
+	/* Only _index in the action line (the usual case): the line is the
+	 * same as an earlier one with the same index, so copy that. */
+	bool with_type = atomic_load(&a->with_type);
+	bool index_only = !c->bulkid && !c->pipeline && !c->parent && !with_type;
+	struct omes_meta_cache *mc = NULL;
+	if (ok && index_only) {
+		for (int i = 0; i < OMES_META_CACHE; i++) {
+			struct omes_meta_cache *e = &w->mc[i];
+			if (e->line.len && e->idx.len == vl && (vl == 0 || memcmp(v, e->idx.buf, vl) == 0)) {
+				ok = sbuf_append(b, e->line.buf, e->line.len);
+				goto meta_done;
+			}
+		}
+		mc = &w->mc[w->mc_next];
+		w->mc_next = (w->mc_next + 1) % OMES_META_CACHE;
+		sbuf_reset(&mc->idx);
+		sbuf_reset(&mc->line);
+		if (!sbuf_append(&mc->idx, v, vl))
+			mc = NULL;
+	}
+	ok = ok && sbuf_puts(b, a->op == OMES_OP_CREATE ? "{\"create\":{\"_index\":\""
 							: "{\"index\":{\"_index\":\"") &&
-		  param_value(w, m, a->tpl_index, c->searchindex, &v, &vl) &&
 		  json_esc(b, v, vl) && sbuf_putc(b, '"');
-	if (ok && atomic_load(&a->with_type))
+	if (ok && with_type)
 		ok = param_value(w, m, a->tpl_type, c->searchtype, &v, &vl) && meta_kv(b, "_type", v, vl);
 	if (ok && c->bulkid)
 		ok = param_value(w, m, a->tpl_bulkid, c->bulkid, &v, &vl) && meta_kv(b, "_id", v, vl);
@@ -759,11 +795,13 @@ static enum act_result omes_tx_add(void *p, struct msg *m, const char *doc, size
 		ok = param_value(w, m, a->tpl_parent, c->parent, &v, &vl);
 		/* _parent went away with types; routing carries it since ES 6 */
 		if (ok)
-			ok = meta_kv(b, atomic_load(&a->with_type) ? "_parent" : "routing", v, vl);
+			ok = meta_kv(b, with_type ? "_parent" : "routing", v, vl);
 	}
-	size_t meta_len = 0;
-	if (ok && (ok = sbuf_puts(b, "}}\n")))
-		meta_len = b->len - start;
+	ok = ok && sbuf_puts(b, "}}\n");
+	if (ok && mc && !sbuf_append(&mc->line, b->buf + start, b->len - start))
+		mc->line.len = 0;
+meta_done:;
+	size_t meta_len = ok ? b->len - start : 0;
 	if (ok) {
 		size_t dstart = b->len;
 		ok = sbuf_append(b, doc, len) && sbuf_putc(b, '\n');
@@ -797,7 +835,7 @@ static enum act_result omes_tx_add(void *p, struct msg *m, const char *doc, size
 			w->carry_off = w->carry.len;
 		}
 	}
-	atomic_fetch_add_explicit(&a->st.submitted, 1, memory_order_relaxed);
+	w->submitted++;
 	return ACT_DEFERRED;
 }
 
@@ -1013,6 +1051,7 @@ static enum act_result flush(struct omes_wrk *w)
 static enum act_result omes_tx_commit_items(void *p, enum act_result *res, int n)
 {
 	struct omes_wrk *w = p;
+	publish_submitted(w);
 	if (w->n_items && flush(w) != ACT_OK)
 		hand_back(w);
 	if ((uint32_t)n != w->n_slots)

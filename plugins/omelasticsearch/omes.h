@@ -110,6 +110,8 @@ struct omes_act {
 	struct stats_obj *stats_obj;  /* the statistics registry's entry */
 };
 
+#define OMES_META_CACHE 4
+
 enum omes_item_state { ITEM_PENDING = 0, ITEM_DONE, ITEM_RETRY };
 
 /* One document waiting for Elasticsearch's answer: its action line and
@@ -143,7 +145,17 @@ struct omes_wrk {
 	struct sbuf resp;
 	struct sbuf url;
 	struct sbuf tmp;          /* rendering of dyn* templates */
+	/* the last action lines made of _index alone, with their index
+	 * (a few: daily indices interleave around midnight, per-host or
+	 * per-app indices all the time); line.len == 0: unused */
+	struct omes_meta_cache {
+		struct sbuf idx, line;
+	} mc[OMES_META_CACHE];
+	unsigned mc_next;         /* the entry to replace next */
 	struct sbuf gz;
+	uint64_t submitted;       /* tx_add calls not yet added to st.submitted:
+				   * counted here, published once per
+				   * transaction (no atomic per message) */
 	int64_t ops_since_bind;   /* rebindinterval */
 	int64_t not_before;       /* ms (monotonic): Retry-After */
 	int64_t next_detect;      /* ms (monotonic): next version detection try */

@@ -20,6 +20,9 @@
 #include <time.h>
 #include <zlib.h>
 
+#define OMES_UPLOAD_BUF (1024 * 1024)   /* curl's maximum is 2 MB */
+#define OMES_RECV_BUF (256 * 1024)      /* curl's maximum is 512 kB */
+
 int64_t omes_now_ms(void)
 {
 	struct timespec ts;
@@ -62,6 +65,13 @@ enum sl_rc omes_http_init(struct omes_wrk *w)
 	curl_easy_setopt(h, CURLOPT_HEADERDATA, w);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, w->curl_err);
 	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+	/* A bulk body is hundreds of kB and its answer tens or hundreds:
+	 * curl's default 64 kB / 16 kB buffers cost a send or recv, and a
+	 * poll, per buffer. Larger ones (allocated once per handle, only
+	 * the upload one as large as a body can be) cut those calls. */
+	long ul = c->maxbytes < OMES_UPLOAD_BUF ? (long)c->maxbytes : OMES_UPLOAD_BUF;
+	curl_easy_setopt(h, CURLOPT_UPLOAD_BUFFERSIZE, ul);
+	curl_easy_setopt(h, CURLOPT_BUFFERSIZE, (long)OMES_RECV_BUF);
 	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
 			 (long)(c->healthcheck_timeout > 0 ? c->healthcheck_timeout : 3500));
 	if (c->uid) {
