@@ -13,6 +13,10 @@
 #include "parser.h"
 #include "msg.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 struct cursor {
 	const char *raw;
 	const char *p;
@@ -25,6 +29,18 @@ static struct msg_span field(struct cursor *c)
 	struct msg_span s;
 
 	s.off = (uint32_t)(c->p - c->raw);
+#ifdef __SSE2__
+	/* 16 bytes at a time while they are all inside the message */
+	while (c->len >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)c->p);
+		int hit = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+		int k = hit ? __builtin_ctz((unsigned)hit) : 16;
+		c->p += k;
+		c->len -= k;
+		if (hit)
+			break;
+	}
+#endif
 	while (c->len > 0 && *c->p != ' ') {
 		c->p++;
 		c->len--;
