@@ -126,6 +126,25 @@ static inline bool shape_3339(const char *p)
 	       isdig(p[15]) && p[16] == ':' && isdig(p[17]) && isdig(p[18]) && !isdig(p[19]);
 }
 
+/* The general scan's ":mm:ss" after the hour `hour` (already read), with
+ * rsyslog's range checks of all three. */
+static bool scan_min_sec(struct scan *s, int hour, int *minute, int *second)
+{
+	if (hour < 0 || hour > 23)
+		return false;
+	if (s->len == 0 || sc_next(s) != ':')
+		return false;
+	s->len--;
+	*minute = sc_int(s);
+	if (*minute < 0 || *minute > 59)
+		return false;
+	if (s->len == 0 || sc_next(s) != ':')
+		return false;
+	s->len--;
+	*second = sc_int(s);
+	return *second >= 0 && *second <= 60;
+}
+
 /* The core of ParseTIMESTAMP3339. On success `*ts_end` is the cursor right
  * after the timestamp, and the scan is past the one SP that must follow
  * (unless the text ended). */
@@ -168,19 +187,7 @@ static bool scan_3339(struct scan *s, struct syslog_time *t, const char **ts_end
 			return false;
 		s->len--;
 		hour = sc_int(s);
-		if (hour < 0 || hour > 23)
-			return false;
-		if (s->len == 0 || sc_next(s) != ':')
-			return false;
-		s->len--;
-		minute = sc_int(s);
-		if (minute < 0 || minute > 59)
-			return false;
-		if (s->len == 0 || sc_next(s) != ':')
-			return false;
-		s->len--;
-		second = sc_int(s);
-		if (second < 0 || second > 60)
+		if (!scan_min_sec(s, hour, &minute, &second))
 			return false;
 	}
 	if (s->len > 0 && sc_peek(s) == '.') {
@@ -361,19 +368,7 @@ static bool scan_3164(struct scan *s, struct syslog_time *t,
 			s->len--;
 			hour = sc_int(s);
 		}
-		if (hour < 0 || hour > 23)
-			return false;
-		if (s->len == 0 || sc_next(s) != ':')
-			return false;
-		s->len--;
-		minute = sc_int(s);
-		if (minute < 0 || minute > 59)
-			return false;
-		if (s->len == 0 || sc_next(s) != ':')
-			return false;
-		s->len--;
-		second = sc_int(s);
-		if (second < 0 || second > 60)
+		if (!scan_min_sec(s, hour, &minute, &second))
 			return false;
 	}
 	if (s->len > 0 && sc_peek(s) == '.') {
