@@ -49,6 +49,13 @@ elif [ "$rc" != 0 ] && [ "$(summary_field FAIL)$(summary_field ERROR)$(summary_f
 	failed=$((failed + 1))
 fi
 
+# Check's own summary line of each unit test ("100%: Checks: N, Failures: 0,
+# Errors: 0"): automake keeps it in the test's .log file
+echo "=== unit tests (Check summaries)"
+for f in tests/unit/test_*.log; do
+	[ -f "$f" ] && echo "$(basename "$f" .log): $(grep -E 'Checks: [0-9]+' "$f" | tail -n 1)"
+done
+
 echo "=== differential tests"
 "$srcdir/tests/diff/run_diff.sh" 2>&1 | tee "$LOG"
 rc=${PIPESTATUS[0]}
