@@ -39,7 +39,7 @@
  *     the reason (gnutls' text or the authentication failure) for the log.
  *     A plain (mode 0) stream is ready at once. The caller enforces the
  *     handshake timeout (netstrm does not keep timers).
- *     netstrm_recv() then returns data; after a read, data may still sit
+ *     netstrm_recv_record() then returns data; after a read, data may still sit
  *     decrypted inside the TLS layer where epoll cannot see it:
  *     netstrm_pending() says so, and the caller must read again.
  *   - Client side (blocking, for an output worker): netstrm_connect()
@@ -142,14 +142,13 @@ enum netstrm_rc netstrm_handshake(struct netstrm *s);
 bool netstrm_want_write(const struct netstrm *s);
 bool netstrm_handshake_done(const struct netstrm *s);
 
-/* Read up to n bytes. Returns >0 bytes, 0 at the peer's end of stream
- * (TLS close_notify or TCP FIN), -1 with errno EAGAIN when nothing is
- * there, -1 with errno EIO (TLS error; reason in netstrm_error()) or the
+/* TLS streams only (plain sessions are read with recv): the next
+ * decrypted record, without copying it out of the TLS layer. Returns its
+ * length (>0) with *data pointing into it and *rec to give to
+ * netstrm_record_free when done; 0 at the peer's end of stream (TLS
+ * close_notify or TCP FIN); -1 with errno EAGAIN when nothing is there,
+ * -1 with errno EIO (TLS error; reason in netstrm_error()) or the
  * socket's errno otherwise. */
-ssize_t netstrm_recv(struct netstrm *s, void *buf, size_t n);
-/* TLS streams only: the next decrypted record, without copying it out of
- * the TLS layer. Returns its length (>0) with *data pointing into it and
- * *rec to give to netstrm_record_free when done; else as netstrm_recv. */
 ssize_t netstrm_recv_record(struct netstrm *s, const char **data, void **rec);
 void netstrm_record_free(void *rec);
 /* True if decrypted data is waiting inside the TLS layer. */

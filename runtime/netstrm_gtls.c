@@ -621,7 +621,8 @@ bool netstrm_handshake_done(const struct netstrm *s)
 
 #ifdef HAVE_GNUTLS
 /* What a negative gnutls_record_recv* result means for the caller:
- * 1 = read again, else the netstrm_recv result (0 = end, -1 + errno). */
+ * 1 = read again, else the netstrm_recv_record result (0 = end, -1 +
+ * errno). */
 static int recv_error(struct netstrm *s, ssize_t r)
 {
 	if (r == GNUTLS_E_INTERRUPTED)
@@ -647,30 +648,6 @@ static int recv_error(struct netstrm *s, ssize_t r)
 	return -1;
 }
 #endif
-
-ssize_t netstrm_recv(struct netstrm *s, void *buf, size_t n)
-{
-	if (!s->ctx->tls) {
-		ssize_t r;
-		do
-			r = recv(s->fd, buf, n, 0);
-		while (r < 0 && errno == EINTR);
-		return r;
-	}
-#ifdef HAVE_GNUTLS
-	for (;;) {
-		ssize_t r = gnutls_record_recv(s->sess, buf, n);
-		if (r >= 0)
-			return r;
-		int e = recv_error(s, r);
-		if (e != 1)
-			return e;
-	}
-#else
-	errno = EIO;
-	return -1;
-#endif
-}
 
 ssize_t netstrm_recv_record(struct netstrm *s, const char **data, void **rec)
 {

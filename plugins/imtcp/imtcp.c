@@ -570,16 +570,22 @@ static void sess_emit(void *ctx, const char *p, size_t len)
 		batch_flush(w);
 }
 
+/* The reception time of the messages cut until w->cur_t is reset: `t`
+ * belongs to the caller and lives that long. */
+static void sess_clock(struct imtcp_worker *w, struct syslog_time *t)
+{
+	struct timespec now;
+	dt_now(t, &now);
+	w->cur_t = t;
+	w->cur_tt = now.tv_sec;
+}
+
 /* Cut one read into frames with one reception time. */
 static void sess_feed(struct imtcp_worker *w, struct imtcp_session *s, const char *p, size_t n)
 {
-	struct imtcp_input *in = w->in;
 	struct syslog_time t;
-	struct timespec now;
-	dt_now(&t, &now); /* one reception time per read */
-	w->cur_t = &t;
-	w->cur_tt = now.tv_sec;
-	framing_feed(&in->fcfg, &s->fr, p, n, &s->sink);
+	sess_clock(w, &t);
+	framing_feed(&w->in->fcfg, &s->fr, p, n, &s->sink);
 	w->cur_t = NULL;
 }
 
@@ -612,10 +618,7 @@ static void sess_end(struct imtcp_worker *w, struct imtcp_session *s, ssize_t n)
 	struct imtcp_input *in = w->in;
 	if (n == 0) {
 		struct syslog_time t;
-		struct timespec now;
-		dt_now(&t, &now);
-		w->cur_t = &t;
-		w->cur_tt = now.tv_sec;
+		sess_clock(w, &t);
 		framing_eof(&in->fcfg, &s->fr, &s->sink);
 		w->cur_t = NULL;
 		if (in->cfg->notify_close)
@@ -658,10 +661,7 @@ static void sess_readable_tls(struct imtcp_worker *w, struct imtcp_session *s)
 		size_t got = 0;
 		ssize_t n = 1;
 		struct syslog_time t;
-		struct timespec now;
-		dt_now(&t, &now);
-		w->cur_t = &t;
-		w->cur_tt = now.tv_sec;
+		sess_clock(w, &t);
 		while (got < IMTCP_READ_SIZE) {
 			const char *data;
 			void *rec;
