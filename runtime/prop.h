@@ -78,6 +78,12 @@ struct prop_ref {
 	char *path;   /* for variables: the path without the sigil, e.g. "a!b"; "" = root */
 };
 
+/* A variable ($!, $. or $/), as opposed to a property of the message. */
+static inline bool prop_is_var(enum prop_id id)
+{
+	return id == PROP_CEE || id == PROP_LOCAL_VAR || id == PROP_GLOBAL_VAR;
+}
+
 /* Resolve a property name as written in a config ("msg", "HOSTNAME",
  * "$!foo!bar", "$.x", "$/y", "$now", "timestamp", ...), case-insensitive.
  * Returns false if the name is unknown. `ref->path` is malloc'd for

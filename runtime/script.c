@@ -319,16 +319,23 @@ static void var_value(struct sctx *c, const struct prop_ref *ref, struct sval *o
 
 /* ---- expressions ---- */
 
+const char *script_prop_text(struct sctx *c, const struct prop_ref *ref, size_t *len)
+{
+	struct sbuf *tmp = &c->ctx->scratch[SC_PROP];
+	sbuf_reset(tmp);
+	*len = 0;
+	return prop_get(c->m, ref, len, tmp);
+}
+
 static void get_prop(struct sctx *c, const struct prop_ref *ref, struct sval *out)
 {
-	if (ref->id == PROP_CEE || ref->id == PROP_LOCAL_VAR || ref->id == PROP_GLOBAL_VAR) {
+	if (prop_is_var(ref->id)) {
 		var_value(c, ref, out);
 		return;
 	}
+	size_t len;
+	const char *p = script_prop_text(c, ref, &len);
 	struct sbuf *tmp = &c->ctx->scratch[SC_PROP];
-	size_t len = 0;
-	sbuf_reset(tmp);
-	const char *p = prop_get(c->m, ref, &len, tmp);
 	if (tmp->buf && p >= tmp->buf && p < tmp->buf + tmp->cap) {
 		if (!sv_arena(c, out, p, len))
 			sv_cstr(out, "", 0);
@@ -874,7 +881,7 @@ static void mark_fast_eq(struct expr *e)
 	if (e->l->type != EXPR_PROPERTY || e->r->type != EXPR_STRING || !e->l->resolved)
 		return;
 	const struct prop_ref *ref = e->l->resolved;
-	if (ref->id == PROP_CEE || ref->id == PROP_LOCAL_VAR || ref->id == PROP_GLOBAL_VAR)
+	if (prop_is_var(ref->id))
 		return;
 	if (ref->id == PROP_SYSLOGFACILITY_TEXT || ref->id == PROP_SYSLOGSEVERITY_TEXT) {
 		bool fac = ref->id == PROP_SYSLOGFACILITY_TEXT;
@@ -909,10 +916,8 @@ static bool eval_fast_eq(struct sctx *c, const struct expr *e)
 	case FAST_SEV_MASK:
 		return (e->num >> (m->severity & 7)) & 1;
 	default: {
-		struct sbuf *tmp = &c->ctx->scratch[SC_PROP];
-		size_t len = 0;
-		sbuf_reset(tmp);
-		const char *p = prop_get(m, e->l->resolved, &len, tmp);
+		size_t len;
+		const char *p = script_prop_text(c, e->l->resolved, &len);
 		return len == e->r->str_len && memcmp(p, e->r->str, len) == 0;
 	}
 	}

@@ -813,13 +813,11 @@ bool script_func_cond(struct sctx *c, const struct expr *e, bool *truth)
 	if (arg->type != EXPR_PROPERTY || !arg->resolved)
 		return false;
 	const struct prop_ref *ref = arg->resolved;
-	if (ref->id == PROP_CEE || ref->id == PROP_LOCAL_VAR || ref->id == PROP_GLOBAL_VAR)
+	if (prop_is_var(ref->id))
 		return false;
 	/* the property's text, as eval_expr would give it to re_match */
-	struct sbuf *tmp = &c->ctx->scratch[SC_PROP];
-	size_t len = 0;
-	sbuf_reset(tmp);
-	const char *p = prop_get(c->m, ref, &len, tmp);
+	size_t len;
+	const char *p = script_prop_text(c, ref, &len);
 	*truth = script_regex_match(res->re, p, len);
 	return true;
 }

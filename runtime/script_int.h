@@ -77,6 +77,9 @@ void script_func_call(struct sctx *c, const struct expr *e, struct sval *out);
  * without building values (re_match on a message property): true and
  * *truth set; false = not such a call, use script_func_call. */
 bool script_func_cond(struct sctx *c, const struct expr *e, bool *truth);
+/* The text of message property `ref` (not a variable): into the message
+ * or the SC_PROP scratch buffer, valid until that is used again. */
+const char *script_prop_text(struct sctx *c, const struct prop_ref *ref, size_t *len);
 struct script_regex *script_regex_new(const char *pat, bool ere, bool icase, char *err, size_t errsz);
 void script_regex_free(struct script_regex *r);
 /* script_regex.c: match bytes (need not be NUL-terminated); uses PCRE2

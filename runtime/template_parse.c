@@ -58,11 +58,6 @@ static void lower_str(char *p)
 		*p = (char)tolower((unsigned char)*p);
 }
 
-static bool is_var(enum prop_id id)
-{
-	return id == PROP_CEE || id == PROP_LOCAL_VAR || id == PROP_GLOBAL_VAR;
-}
-
 static bool set_format(struct tpl_step *s, uint8_t f, const struct cfg_pos *pos, const char *what)
 {
 	if (s->format != FMT_NONE) {
@@ -369,7 +364,7 @@ static void apply_case_sensitivity(struct template *t)
 		return;
 	for (int i = 0; i < t->n_steps; i++) {
 		struct tpl_step *s = &t->steps[i];
-		if (s->kind == STEP_PROP && is_var(s->ref.id)) {
+		if (s->kind == STEP_PROP && prop_is_var(s->ref.id)) {
 			lower_str(s->ref.path);
 			lower_str(s->outname);
 		}
