@@ -40,15 +40,43 @@ static void md_key_init(void)
 	pthread_key_create(&md_key, md_free);
 }
 
+/* The thread's match data, room for the 10 pairs of the property
+ * replacer (re_match uses only the first). */
 static pcre2_match_data *thread_md(void)
 {
 	pthread_once(&md_once, md_key_init);
 	pcre2_match_data *md = pthread_getspecific(md_key);
 	if (!md) {
-		md = pcre2_match_data_create(1, NULL);
+		md = pcre2_match_data_create(10, NULL);
 		pthread_setspecific(md_key, md);
 	}
 	return md;
+}
+
+/* The index of the ']' that closes the bracket expression opening at
+ * p[i], if PCRE2 reads it as POSIX does (no backslash, which is a literal
+ * in POSIX and an escape in PCRE2; nested '[' only as "[:class:]"); 0
+ * otherwise. */
+static size_t bracket_end(const char *p, size_t i)
+{
+	size_t j = i + 1;
+	if (p[j] == '^')
+		j++;
+	if (p[j] == ']')
+		j++;
+	for (; p[j] && p[j] != ']'; j++) {
+		if (p[j] == '\\')
+			return 0;
+		if (p[j] == '[') {
+			if (p[j + 1] != ':')
+				return 0;
+			const char *e = strstr(p + j + 2, ":]");
+			if (!e)
+				return 0;
+			j = (size_t)(e - p) + 1;
+		}
+	}
+	return p[j] ? j : 0;
 }
 
 /* Does the ERE mean the same to PCRE2 (for match/no-match)? */
@@ -99,24 +127,8 @@ static bool pcre_safe(const char *p)
 		if (ch == '}')
 			return false;
 		if (ch == '[') {
-			size_t j = i + 1;
-			if (p[j] == '^')
-				j++;
-			if (p[j] == ']')
-				j++;
-			for (; p[j] && p[j] != ']'; j++) {
-				if (p[j] == '\\')
-					return false; /* literal in POSIX, an escape in PCRE2 */
-				if (p[j] == '[') {
-					if (p[j + 1] != ':')
-						return false;
-					const char *e = strstr(p + j + 2, ":]");
-					if (!e)
-						return false;
-					j = (size_t)(e - p) + 1;
-				}
-			}
-			if (!p[j])
+			size_t j = bracket_end(p, i);
+			if (j == 0)
 				return false;
 			i = j;
 			prev_quant = prev_open = false;
@@ -154,16 +166,8 @@ static bool pcre_submatch_safe(const char *p)
 			i++; /* pcre_safe allowed only escaped metacharacters */
 			continue;
 		}
-		if (ch == '[') { /* skip the bracket expression as pcre_safe reads it */
-			size_t j = i + 1;
-			if (p[j] == '^')
-				j++;
-			if (p[j] == ']')
-				j++;
-			for (; p[j] && p[j] != ']'; j++)
-				if (p[j] == '[')
-					j = (size_t)(strstr(p + j + 2, ":]") - p) + 1;
-			i = j;
+		if (ch == '[') { /* pcre_safe checked it */
+			i = bracket_end(p, i);
 			continue;
 		}
 		switch (ch) {
@@ -195,13 +199,6 @@ static bool pcre_submatch_safe(const char *p)
 	return !in_group && groups <= 9;
 }
 
-static pthread_key_t md10_key;
-static pthread_once_t md10_once = PTHREAD_ONCE_INIT;
-
-static void md10_key_init(void)
-{
-	pthread_key_create(&md10_key, md_free);
-}
 #endif
 
 void *script_regex_pcre_submatch(const char *ere)
@@ -234,14 +231,9 @@ void script_regex_pcre_free(void *code)
 int script_regex_pcre_exec(void *code, const char *str, size_t nmatch, regmatch_t *pm)
 {
 #ifdef HAVE_PCRE2
-	pthread_once(&md10_once, md10_key_init);
-	pcre2_match_data *md = pthread_getspecific(md10_key);
-	if (!md) {
-		md = pcre2_match_data_create(10, NULL);
-		if (!md)
-			return REG_ESPACE;
-		pthread_setspecific(md10_key, md);
-	}
+	pcre2_match_data *md = thread_md();
+	if (!md)
+		return REG_ESPACE;
 	/* regexec reads a C string */
 	int rc = pcre2_jit_match(code, (PCRE2_SPTR)str, strlen(str), 0, 0, md, NULL);
 	if (rc < 0)
