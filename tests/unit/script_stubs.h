@@ -159,4 +159,6 @@ static void expect_error(const char *cfg, const char *want)
 	char first[1024];
 	snprintf(first, sizeof(first), "%.*s", (int)strcspn(errbuf, "\n"), errbuf);
 	ck_assert_str_eq(first, want);
+}
+
 #endif

@@ -18,7 +18,6 @@
 
 /* ---- stubs of the core, recording calls ---- */
 #include "script_stubs.h"
-}
 
 /* ---- parser tests ---- */
 

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "unit_time.h"
 
 struct bstr {
 	const char *p;
@@ -569,26 +570,6 @@ END_TEST
 
 /* ------------------------------------------------------------- datetime */
 
-static struct syslog_time mkt(int y, int mo, int d, int h, int mi, int s, uint32_t frac,
-			      int digits, char mode, int oh, int om)
-{
-	struct syslog_time t;
-
-	memset(&t, 0, sizeof(t));
-	t.year = (int16_t)y;
-	t.month = (uint8_t)mo;
-	t.day = (uint8_t)d;
-	t.hour = (uint8_t)h;
-	t.minute = (uint8_t)mi;
-	t.second = (uint8_t)s;
-	t.secfrac = frac;
-	t.secfrac_digits = (uint8_t)digits;
-	t.off_mode = mode;
-	t.off_hour = (uint8_t)oh;
-	t.off_minute = (uint8_t)om;
-	t.valid = 1;
-	return t;
-}
 
 #define FMT_EQ(fn, t, exp) do {                                                        \
 	char b_[DT_MAX_LEN];                                                           \

@@ -35,7 +35,6 @@ void *realloc(void *p, size_t n) { n_allocs++; return __libc_realloc(p, n); }
 
 /* ---- stubs of the core, recording calls ---- */
 #include "script_stubs.h"
-}
 
 
 #define EQ(expr, want) ck_assert_str_eq(eval(expr), want)
