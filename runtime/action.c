@@ -609,12 +609,10 @@ static bool exec_direct(struct action *a, struct msg *m, struct worker *w)
 	for (;;) {
 		enum act_result r = a->mod->output->tx_add(aw->mod_wrk, m, w->render.buf, w->render.len);
 		if (SL_LIKELY(r == ACT_OK || r == ACT_DEFERRED)) {
-			if (r == ACT_OK)
-				atomic_fetch_add_explicit(&a->stats.processed, 1, memory_order_relaxed);
-			else if (track_tx(a))
+			if (r == ACT_DEFERRED && track_tx(a))
 				tx_remember(aw, m);
 			else
-				atomic_fetch_add_explicit(&a->stats.processed, 1, memory_order_relaxed);
+				aw->n_processed++;
 			if (atomic_load_explicit(&a->is_suspended, memory_order_relaxed))
 				mark_resumed(a);
 			return true;
@@ -723,7 +721,7 @@ static void commit_items(struct action *a, struct act_wrk *aw, struct worker *w)
 		for (int i = 0; i < n; i++) {
 			struct msg *m = aw->tx_msgs[i];
 			if (res[i] == ACT_OK || res[i] == ACT_DEFERRED) {
-				atomic_fetch_add_explicit(&a->stats.processed, 1, memory_order_relaxed);
+				aw->n_processed++;
 				msg_release(m);
 			} else if (res[i] == ACT_FAILED) {
 				write_error_file(a, m, "failed", "the output module rejected the message", w);
@@ -764,7 +762,7 @@ static void commit_items(struct action *a, struct act_wrk *aw, struct worker *w)
 				if (ar == ACT_DEFERRED)
 					tx_remember(aw, redo[i]);
 				else if (ar == ACT_OK)
-					atomic_fetch_add(&a->stats.processed, 1);
+					aw->n_processed++;
 				else
 					write_error_file(a, redo[i], ar == ACT_FAILED ? "failed" : "suspended",
 							 "the output module rejected the message", w);
@@ -776,9 +774,20 @@ static void commit_items(struct action *a, struct act_wrk *aw, struct worker *w)
 	free(res);
 }
 
+static void commit_tx(struct action *a, struct act_wrk *aw, struct worker *w);
+
 void action_commit(struct action *a, struct worker *w)
 {
 	struct act_wrk *aw = worker_act(w, a->id);
+	commit_tx(a, aw, w);
+	if (aw->n_processed) {
+		atomic_fetch_add_explicit(&a->stats.processed, aw->n_processed, memory_order_relaxed);
+		aw->n_processed = 0;
+	}
+}
+
+static void commit_tx(struct action *a, struct act_wrk *aw, struct worker *w)
+{
 	if (!aw->in_tx)
 		return;
 	aw->in_tx = false;

@@ -7,6 +7,7 @@
 #define SLUICE_WORKER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include "script.h"
 #include "sbuf.h"
 
@@ -24,6 +25,9 @@ struct act_wrk {
 	/* messages collected for the action's own queue (references) */
 	struct msg **pend;
 	int pend_n, pend_cap;
+	/* messages processed since the last commit: added to the action's
+	 * shared `processed` counter once per commit, not one atomic each */
+	uint64_t n_processed;
 };
 
 struct worker {
