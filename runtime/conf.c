@@ -49,6 +49,7 @@ static struct mod_inst *mods, *mods_tail;
 static struct input_inst *inputs;
 static struct queue_cfg main_qcfg;
 static bool have_main_queue_obj;
+static bool persistent_queues; /* conf_persistent_queues() */
 
 static const char *param_str(struct cfg_param *p)
 {
@@ -505,6 +506,7 @@ enum sl_rc conf_load(const char *path, bool check_only)
 	}
 	if (main_qcfg.type == QUEUE_DIRECT)
 		main_qcfg.type = QUEUE_FIXED_ARRAY; /* rsyslog refuses a direct main queue too */
+	persistent_queues = main_qcfg.filename || main_qcfg.type == QUEUE_DISK;
 
 	/* Rulesets with queue.* parameters get a queue of their own. */
 	for (struct cfg_obj *o = tree->objs; o; o = o->next) {
@@ -537,6 +539,8 @@ enum sl_rc conf_load(const char *path, bool check_only)
 				n_errors++;
 			else if (qc.type != QUEUE_DIRECT)
 				rs->queue = queue_create(rs->name, &qc, ruleset_consume, rs);
+			if (qc.filename || qc.type == QUEUE_DISK)
+				persistent_queues = true;
 			queue_cfg_free(&qc);
 		}
 		check_unused(o, "ruleset()", &n_errors);
@@ -601,6 +605,11 @@ static void *input_thread(void *arg)
 	struct input_inst *ii = arg;
 	ii->mod->input->in_run(ii->inst);
 	return NULL;
+}
+
+bool conf_persistent_queues(void)
+{
+	return persistent_queues;
 }
 
 enum sl_rc conf_start(void)

@@ -19,5 +19,11 @@ void conf_stop(void);
 void conf_hup(void);   /* SIGHUP: reopen files */
 void conf_tick(void);  /* once a second: flush intervals, timeouts */
 void conf_destroy(void);
+/* True when the main queue or a ruleset's queue keeps messages on disk
+ * (queue.filename or queue.type="Disk"): an output that could let a
+ * message leave its queue before the destination confirmed it should not,
+ * so that what is persisted stays persisted (omkafka confirmDelivery).
+ * Valid from conf_load's end on. */
+bool conf_persistent_queues(void);
 
 #endif

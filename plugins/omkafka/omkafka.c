@@ -25,11 +25,24 @@
  * failedMsgFile (keepFailedMessages="on") and produced first after the
  * next start, by a producer of the action's own, before inputs run.
  *
+ * That is confirmDelivery="transaction". With "async" (the default unless
+ * a queue keeps messages on disk, see conf_persistent_queues) tx_commit
+ * only serves the reports that came and produces the retry list again: a
+ * batch leaves the queue once librdkafka has it, so the worker does not
+ * wait and librdkafka's linger.ms fills the produce requests. At most
+ * `window` messages per worker are without a report (make_room);
+ * kafka_tick serves the reports of idle workers. Shutdown is the same
+ * in both modes.
+ *
  * Threading: each worker thread of the action has its own rd_kafka_t
  * (struct kafka_wrk). librdkafka calls the delivery-report, error and
  * statistics callbacks from rd_kafka_poll/rd_kafka_flush, i.e. on the
- * worker's own thread, so the per-worker state needs no lock and workers
- * never wait for each other. The log callback runs on librdkafka's
+ * thread that polls: the worker's own, or with "async" the housekeeping
+ * thread's kafka_tick while the worker is between transactions. The
+ * per-worker state is guarded by the worker's mutex, which the worker
+ * holds from tx_begin to the successful end of tx_commit (once per
+ * transaction) and kafka_tick only tries; workers never wait for each
+ * other. The log callback runs on librdkafka's
  * threads and only calls sl_log. The action (struct kafka_act) is
  * read-only after act_start except: its atomic counters; the backlog from
  * failedMsgFile and the shutdown leftovers, guarded by a->mtx (touched by
@@ -45,6 +58,7 @@
 #include "template.h"
 #include "omkafka.h"
 #include "stats.h"
+#include "conf.h"
 
 #include <librdkafka/rdkafka.h>
 
@@ -85,6 +99,7 @@ struct kafka_cfg {
 	struct param_array kafka_header;
 	int64_t delivery_timeout;
 	int64_t max_held;
+	char *confirm_delivery;
 };
 
 #define KOFF(f) offsetof(struct kafka_cfg, f)
@@ -112,6 +127,7 @@ static const struct param_desc kafka_params[] = {
 	{ "kafkaHeader", PARAM_ARRAY, NULL, 0, KOFF(kafka_header), "headers added to every message, \"name=value\" each" },
 	{ "deliveryTimeout", PARAM_INT, "10000", 0, KOFF(delivery_timeout), "sluice: ms without a delivery report before the action suspends" },
 	{ "maxHeldMessages", PARAM_INT, "100000", 0, KOFF(max_held), "sluice: undelivered messages a worker holds while the broker is down" },
+	{ "confirmDelivery", PARAM_STRING, "auto", 0, KOFF(confirm_delivery), "sluice: transaction, async, or auto (transaction behind a disk queue)" },
 };
 static const struct param_table kafka_table = PARAM_TABLE(kafka_params, struct kafka_cfg);
 
@@ -121,8 +137,16 @@ struct kafka_header {
 	size_t val_len;
 };
 
+/* When a message may leave the queue in front of the action
+ * (confirmDelivery): once its delivery report came (CONFIRM_TX), or once
+ * librdkafka has it (CONFIRM_ASYNC; reports are served as they come and
+ * errors go to the worker's retry list). */
+enum confirm_mode { CONFIRM_AUTO, CONFIRM_TX, CONFIRM_ASYNC };
+
 struct kafka_act {
 	struct kafka_cfg *cfg;
+	enum confirm_mode confirm;     /* CONFIRM_TX or CONFIRM_ASYNC after act_start */
+	bool own_queue_persistent;     /* the action's queue has queue.filename */
 	char *label;                   /* "omkafka <statsName or topic>" for logs */
 	char *brokers;                 /* broker array joined with ',' */
 	rd_kafka_conf_t *conf;         /* validated prototype (confParam) */
@@ -144,6 +168,9 @@ struct kafka_act {
 	bool failed_file_unreadable;   /* never overwrite a file we could not read */
 	struct rec_list leftovers;     /* workers' undelivered messages at their end */
 
+	pthread_mutex_t wrk_mtx;       /* guards the list of workers (kafka_tick) */
+	struct kafka_wrk *wrks;
+
 	atomic_uint_fast64_t n_submitted, n_acked, n_retried, n_failed, n_saved, n_lost;
 	/* failed for good, by reason (rsyslog's failures_*), messages kept
 	 * for a retry, the dynaTopic cache (rsyslog's topicdynacache.*) */
@@ -162,6 +189,14 @@ struct topic_ent {
 
 struct kafka_wrk {
 	struct kafka_act *a;
+	struct kafka_wrk *next;         /* in a->wrks */
+	/* Held by the worker thread from tx_begin to a successful tx_commit
+	 * (and in its other calls); between transactions kafka_tick may take
+	 * it (trylock) to serve the reports of an idle worker with
+	 * confirmDelivery="async". */
+	pthread_mutex_t mtx;
+	bool held;
+	uint64_t window;                /* async: produced, unreported, at most */
 	rd_kafka_t *rk;
 	rd_kafka_topic_t *rkt;          /* the topic, without dynaTopic */
 	struct topic_ent *cache;        /* dynaTopic */
@@ -186,6 +221,10 @@ struct kafka_wrk {
 	time_t ts_last_sec;             /* one-entry cache of the timestamp */
 	struct syslog_time ts_last;
 };
+
+/* confirmDelivery="async": messages a worker may have produced without
+ * their delivery report (maxHeldMessages if smaller) */
+#define ASYNC_WINDOW 50000
 
 /* the per-message opaque: librdkafka chose the partition */
 #define OPQ_AUTO ((void *)(uintptr_t)1)
@@ -459,16 +498,38 @@ static void counters_flush(struct kafka_wrk *w)
 	}
 }
 
+/* The worker's lock (struct kafka_wrk), taken once per transaction. */
+static void wrk_hold(struct kafka_wrk *w)
+{
+	if (!w->held) {
+		pthread_mutex_lock(&w->mtx);
+		w->held = true;
+	}
+}
+
+static void wrk_let_go(struct kafka_wrk *w)
+{
+	if (w->held) {
+		w->held = false;
+		pthread_mutex_unlock(&w->mtx);
+	}
+}
+
 /* Serve delivery reports until none is outstanding, or until reports
  * stopped coming for `stall_ms` (`down_ms` when librdkafka says every
  * broker is down, or when the daemon is stopping), or `max_ms` passed
  * (-1: no limit). Returns true when nothing is outstanding. */
-static bool wait_reports(struct kafka_wrk *w, int64_t stall_ms, int64_t down_ms, int64_t max_ms)
+static bool wait_reports_to(struct kafka_wrk *w, uint64_t target, int64_t stall_ms,
+			    int64_t down_ms, int64_t max_ms)
 {
 	int64_t start = now_ms(), last = start;
 	uint64_t seen = w->reports;
-	while (w->outstanding > 0) {
-		rd_kafka_flush(w->rk, 100);
+	while (w->outstanding > target) {
+		/* flush sends at once, without waiting for linger.ms */
+		if (target == 0)
+			rd_kafka_flush(w->rk, 100);
+		else
+			rd_kafka_poll(w->rk, 100);
 		int64_t t = now_ms();
 		if (w->reports != seen) {
 			seen = w->reports;
@@ -480,7 +541,12 @@ static bool wait_reports(struct kafka_wrk *w, int64_t stall_ms, int64_t down_ms,
 			break;
 	}
 	counters_flush(w);
-	return w->outstanding == 0;
+	return w->outstanding <= target;
+}
+
+static bool wait_reports(struct kafka_wrk *w, int64_t stall_ms, int64_t down_ms, int64_t max_ms)
+{
+	return wait_reports_to(w, 0, stall_ms, down_ms, max_ms);
 }
 
 /* Recreate the producer (after a fatal error, or for reopenOnHup): give
@@ -506,6 +572,25 @@ static void wrk_recreate(struct kafka_wrk *w)
 }
 
 /* ---- producing ---- */
+
+static void resend_retry(struct kafka_wrk *w);
+
+/* confirmDelivery="async": the worker's window is full. Produce again
+ * what failed, then serve reports until half the window is free, or until
+ * they stop coming for deliveryTimeout ms (then the action suspends). */
+static bool make_room(struct kafka_wrk *w)
+{
+	struct kafka_act *a = w->a;
+	if (w->retry.n && !w->down)
+		resend_retry(w);
+	wait_reports_to(w, w->window / 2, a->cfg->delivery_timeout, 1000, -1);
+	if (w->outstanding + w->retry.n < w->window)
+		return true;
+	log_limited(a, "%s: %llu messages not yet acknowledged by the broker, %zu to be sent "
+		    "again%s; action suspended", a->label, (unsigned long long)w->outstanding,
+		    w->retry.n, w->down ? " (all brokers down)" : "");
+	return false;
+}
 
 enum {
 	VU_RKT, VU_PARTITION, VU_VALUE, VU_FLAGS, VU_TIMESTAMP, VU_OPAQUE, VU_FIXED
@@ -671,6 +756,7 @@ static void act_free(struct kafka_act *a)
 	rec_free(&a->backlog_retry);
 	rec_free(&a->leftovers);
 	pthread_mutex_destroy(&a->mtx);
+	pthread_mutex_destroy(&a->wrk_mtx);
 	free(a->brokers);
 	free(a->label);
 	param_free(&kafka_table, a->cfg);
@@ -717,6 +803,7 @@ static void *kafka_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 	struct kafka_act *a = sl_xcalloc(1, sizeof(*a));
 	a->cfg = c;
 	pthread_mutex_init(&a->mtx, NULL);
+	pthread_mutex_init(&a->wrk_mtx, NULL);
 	kfile_init(&a->errfile, c->error_file);
 	kfile_init(&a->statsfile, c->stats_file);
 
@@ -760,7 +847,12 @@ static void *kafka_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 	rd_kafka_conf_set_log_cb(a->conf, log_cb);
 	if (c->stats_file && !conf_has(&c->conf_param, "statistics.interval.ms"))
 		rd_kafka_conf_set(a->conf, "statistics.interval.ms", "60000", err, sizeof(err));
-	a->tconf = rd_kafka_topic_conf_new();
+	/* topic properties given in confParam (message.timeout.ms, acks,
+	 * partitioner, ...) land in librdkafka's default topic conf, which
+	 * a topic created with a conf of its own would not see: start from
+	 * it, then apply topicConfParam */
+	rd_kafka_topic_conf_t *dtc = rd_kafka_conf_get_default_topic_conf(a->conf);
+	a->tconf = dtc ? rd_kafka_topic_conf_dup(dtc) : rd_kafka_topic_conf_new();
 	for (int i = 0; i < c->topic_conf_param.n; i++) {
 		char *n, *v;
 		if (!split_kv(c->topic_conf_param.v[i], &n, &v)) {
@@ -826,6 +918,22 @@ static void *kafka_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 		cfg_error(pos_of(o, "partitions.usefixed"), "omkafka: partitions.useFixed must be >= 0");
 		errs++;
 	}
+	if (!strcasecmp(c->confirm_delivery, "auto")) {
+		a->confirm = CONFIRM_AUTO;
+	} else if (!strcasecmp(c->confirm_delivery, "transaction")) {
+		a->confirm = CONFIRM_TX;
+	} else if (!strcasecmp(c->confirm_delivery, "async")) {
+		a->confirm = CONFIRM_ASYNC;
+	} else {
+		cfg_error(pos_of(o, "confirmdelivery"), "omkafka: confirmDelivery must be "
+			  "\"transaction\", \"async\" or \"auto\", not \"%s\"", c->confirm_delivery);
+		errs++;
+	}
+	struct cfg_param *qf = cfg_obj_param(o, "queue.filename");
+	struct cfg_param *qt = cfg_obj_param(o, "queue.type");
+	a->own_queue_persistent = (qf && !qf->val.is_array && qf->val.str && *qf->val.str) ||
+				  (qt && !qt->val.is_array && qt->val.str &&
+				   !strcasecmp(qt->val.str, "disk"));
 	if (c->close_timeout < 0 || c->delivery_timeout < 100 || c->max_held < 1) {
 		cfg_error(&o->pos, "omkafka: closeTimeout must be >= 0, deliveryTimeout >= 100, "
 			  "maxHeldMessages >= 1");
@@ -947,6 +1055,11 @@ static void backlog_step(struct kafka_act *a)
 static enum sl_rc kafka_act_start(void *act)
 {
 	struct kafka_act *a = act;
+	if (a->confirm == CONFIRM_AUTO)
+		a->confirm = (a->own_queue_persistent || conf_persistent_queues()) ? CONFIRM_TX
+										     : CONFIRM_ASYNC;
+	sl_dbg("%s: confirmDelivery %s", a->label,
+	       a->confirm == CONFIRM_TX ? "transaction" : "async");
 	if (!a->cfg->keep_failed || !a->cfg->failed_msg_file)
 		return SL_OK;
 	struct rec_list l = { SBUF_INIT, 0 };
@@ -976,10 +1089,31 @@ static enum sl_rc kafka_act_start(void *act)
 static void kafka_tick(void *act)
 {
 	struct kafka_act *a = act;
-	if (pthread_mutex_trylock(&a->mtx) != 0)
+	if (pthread_mutex_trylock(&a->mtx) == 0) {
+		backlog_step(a);
+		pthread_mutex_unlock(&a->mtx);
+	}
+	if (a->confirm != CONFIRM_ASYNC)
 		return;
-	backlog_step(a);
-	pthread_mutex_unlock(&a->mtx);
+	/* Workers between transactions: serve the reports of what they
+	 * produced last (a burst has ended), produce again what failed. A
+	 * worker inside a transaction holds its lock and is skipped. */
+	pthread_mutex_lock(&a->wrk_mtx);
+	for (struct kafka_wrk *w = a->wrks; w; w = w->next) {
+		if (pthread_mutex_trylock(&w->mtx) != 0)
+			continue;
+		if (w->rk && (w->outstanding || w->retry.n)) {
+			/* also when every broker seems down: no transaction
+			 * comes to try again, librdkafka keeps them until
+			 * message.timeout.ms and then reports them here again */
+			rd_kafka_poll(w->rk, 0);
+			if (w->retry.n)
+				resend_retry(w);
+			counters_flush(w);
+		}
+		pthread_mutex_unlock(&w->mtx);
+	}
+	pthread_mutex_unlock(&a->wrk_mtx);
 }
 
 static void kafka_hup(void *act)
@@ -1061,6 +1195,7 @@ static void *kafka_wrk_create(void *act)
 	w->a = a;
 	w->last_hit = -1;
 	w->rr = atomic_fetch_add(&a->wrk_seq, 1);
+	w->window = a->cfg->max_held < ASYNC_WINDOW ? (uint64_t)a->cfg->max_held : ASYNC_WINDOW;
 	w->key_len = a->cfg->key ? strlen(a->cfg->key) : 0;
 	if (a->cfg->dyna_topic) {
 		w->n_cache = (int)a->cfg->dyna_topic_cache_size;
@@ -1089,6 +1224,11 @@ static void *kafka_wrk_create(void *act)
 	}
 	/* the producer is made on first use (try_resume retries it) */
 	wrk_open_producer(w);
+	pthread_mutex_init(&w->mtx, NULL);
+	pthread_mutex_lock(&a->wrk_mtx);
+	w->next = a->wrks;
+	a->wrks = w;
+	pthread_mutex_unlock(&a->wrk_mtx);
 	return w;
 }
 
@@ -1098,6 +1238,15 @@ static void kafka_wrk_destroy(void *wrk)
 	if (!w)
 		return;
 	struct kafka_act *a = w->a;
+	pthread_mutex_lock(&a->wrk_mtx);
+	for (struct kafka_wrk **pp = &a->wrks; *pp; pp = &(*pp)->next) {
+		if (*pp == w) {
+			*pp = w->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&a->wrk_mtx);
+	wrk_hold(w);
 	if (w->rk) {
 		if (w->retry.n && !w->down)
 			resend_retry(w);
@@ -1126,6 +1275,8 @@ static void kafka_wrk_destroy(void *wrk)
 	}
 	rec_free(&w->retry);
 	rec_free(&w->resend);
+	wrk_let_go(w);
+	pthread_mutex_destroy(&w->mtx);
 	sbuf_free(&w->topic_buf);
 	sbuf_free(&w->key_buf);
 	free(w->cache);
@@ -1136,8 +1287,10 @@ static void kafka_wrk_destroy(void *wrk)
 static enum sl_rc kafka_tx_begin(void *wrk)
 {
 	struct kafka_wrk *w = wrk;
+	wrk_hold(w);
 	if (SL_UNLIKELY(w->rk && (w->fatal || w->hup_gen != atomic_load(&w->a->hup_gen)) &&
-			(w->fatal || (w->outstanding == 0 && w->retry.n == 0))))
+			(w->fatal || w->a->confirm == CONFIRM_ASYNC ||
+			 (w->outstanding == 0 && w->retry.n == 0))))
 		wrk_recreate(w);
 	return SL_OK;
 }
@@ -1164,10 +1317,16 @@ static enum act_result kafka_tx_add(void *wrk, struct msg *m, const char *render
 	struct kafka_act *a = w->a;
 	const struct kafka_cfg *c = a->cfg;
 
+	if (SL_UNLIKELY(!w->held))
+		wrk_hold(w);
 	if (SL_UNLIKELY(!w->rk) && !wrk_open_producer(w))
 		return ACT_SUSPENDED;
 	/* a broker that is down: hold at most maxHeldMessages, then refuse */
 	if (SL_UNLIKELY(w->down && w->outstanding + w->retry.n >= (uint64_t)c->max_held))
+		return ACT_SUSPENDED;
+	/* async: at most `window` messages without their report */
+	if (SL_UNLIKELY(w->outstanding + w->retry.n >= w->window) &&
+	    a->confirm == CONFIRM_ASYNC && !make_room(w))
 		return ACT_SUSPENDED;
 
 	rd_kafka_topic_t *rkt = w->rkt;
@@ -1236,13 +1395,32 @@ static enum act_result kafka_tx_commit(void *wrk)
 {
 	struct kafka_wrk *w = wrk;
 	struct kafka_act *a = w->a;
-	if (SL_UNLIKELY(!w->rk))
-		return w->retry.n ? ACT_SUSPENDED : ACT_OK;
+	if (SL_UNLIKELY(!w->held))
+		wrk_hold(w);
+	if (SL_UNLIKELY(!w->rk)) {
+		if (w->retry.n)
+			return ACT_SUSPENDED;
+		wrk_let_go(w);
+		return ACT_OK;
+	}
+	if (a->confirm == CONFIRM_ASYNC) {
+		/* the messages are librdkafka's now: serve the reports that
+		 * came, produce again what failed, and let the batch go */
+		rd_kafka_poll(w->rk, 0);
+		if (SL_UNLIKELY(w->retry.n) && !w->down)
+			resend_retry(w);
+		w->n_since_poll = 0;
+		counters_flush(w);
+		wrk_let_go(w);
+		return ACT_OK;
+	}
 	if (SL_UNLIKELY(w->retry.n))
 		resend_retry(w);
 	w->n_since_poll = 0;
-	if (SL_LIKELY(wait_reports(w, a->cfg->delivery_timeout, 1000, -1) && w->retry.n == 0))
+	if (SL_LIKELY(wait_reports(w, a->cfg->delivery_timeout, 1000, -1) && w->retry.n == 0)) {
+		wrk_let_go(w);
 		return ACT_OK;
+	}
 	log_limited(a, "%s: %llu messages not yet acknowledged by the broker, %zu to be sent "
 		    "again%s; action suspended", a->label, (unsigned long long)w->outstanding,
 		    w->retry.n, w->down ? " (all brokers down)" : "");
@@ -1252,6 +1430,8 @@ static enum act_result kafka_tx_commit(void *wrk)
 static enum sl_rc kafka_try_resume(void *wrk)
 {
 	struct kafka_wrk *w = wrk;
+	if (!w->held)
+		wrk_hold(w);
 	if (!w->rk && !wrk_open_producer(w))
 		return SL_ERR_SUSPENDED;
 	if (w->fatal)

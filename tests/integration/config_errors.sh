@@ -339,6 +339,15 @@ expect_error c35_notloadeddir "" 1 - "unknown.config.file.command.'.inputtcpserv
 *.*	$TESTDIR/x.log
 EOF
 
+# 36. omkafka confirmDelivery with a value it does not know (sluice only)
+if [ -e "$top_builddir/plugins/omkafka/omkafka.la" ]; then
+expect_error c36_kafkaconfirm "" 3 skip 'confirmDelivery.*"transaction", "async" or "auto".*sometimes' "" <<EOF
+module(load="omkafka")
+action(type="omkafka" topic="t"
+       confirmDelivery="sometimes")
+EOF
+fi
+
 # and a valid config passes the check
 cat >"$TESTDIR/good.conf" <<EOF
 module(load="imtcp")

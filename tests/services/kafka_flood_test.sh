@@ -9,7 +9,8 @@
 # KAFKA_NMSGS sets the count (default 200,000 for CI; the 1,000,000 run is
 # `KAFKA_NMSGS=1000000 tests/services/kafka_flood_test.sh`, see
 # doc/benchmarks.md). SLUICE_DUT=rsyslogd runs the same test against
-# rsyslogd's omkafka (Debian package rsyslog-kafka).
+# rsyslogd's omkafka (Debian package rsyslog-kafka). sluiced runs it twice,
+# with confirmDelivery="async" (what "auto" means here) and "transaction".
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$srcdir/tests/services/kafka.sh"
 
@@ -21,7 +22,10 @@ if [ "$DUT_NAME" = sluiced ] && [ ! -e "$top_builddir/plugins/omkafka/omkafka.la
 fi
 
 kafka_start
-kafka_create_topic flood 3
+
+run_flood() { # TOPIC [CONFIRM-PARAMETER]
+local topic=$1 confirm=${2:-}
+kafka_create_topic "$topic" 3
 
 cat >"$TESTDIR/test.conf" <<EOF
 module(load="imtcp")
@@ -30,10 +34,10 @@ template(name="kvalue" type="string" string="v1|%hostname%|%syslogtag%|%msg%|%pr
 template(name="kkey" type="string" string="%msg:F,58:2%")
 input(type="imtcp" port="$PORT" address="127.0.0.1" ruleset="flood")
 ruleset(name="flood") {
-	action(type="omkafka" broker=["$KAFKA_BROKER"] topic="flood" template="kvalue"
+	action(type="omkafka" broker=["$KAFKA_BROKER"] topic="$topic" template="kvalue"
 	       key="kkey" dynaKey="on" partitions.auto="on"
-	       errorFile="$TESTDIR/errors.json"
-	       action.resumeRetryCount="-1" action.resumeInterval="1")
+	       errorFile="$TESTDIR/errors-$topic.json"
+	       action.resumeRetryCount="-1" action.resumeInterval="1" $confirm)
 }
 EOF
 
@@ -41,13 +45,13 @@ start_dut "$TESTDIR/test.conf"
 t0=$SECONDS
 "$TCPFLOOD" -t 127.0.0.1 -p "$PORT" -c 1 -m "$NMSGS" -F lf -q ||
 	fail "expected tcpflood to send $NMSGS messages, got exit status $?"
-kafka_wait_count flood "$NMSGS" 300 ||
-	fail "expected $NMSGS messages in topic flood, got $KAFKA_GOT"
-log "$NMSGS messages acknowledged by the broker after $((SECONDS - t0)) s"
+kafka_wait_count "$topic" "$NMSGS" 300 ||
+	fail "expected $NMSGS messages in topic $topic, got $KAFKA_GOT"
+log "$topic: $NMSGS messages acknowledged by the broker after $((SECONDS - t0)) s"
 stop_daemon
 
-OUT="$TESTDIR/consumed.txt"
-kafka_consume flood "$OUT" "" 120
+OUT="$TESTDIR/consumed-$topic.txt"
+kafka_consume "$topic" "$OUT" "" 120
 got=$(count_lines "$OUT")
 [ "$got" = "$NMSGS" ] || fail "expected kcat to read $NMSGS messages, got $got"
 python3 "$CHECK_SEQ" "$OUT" --expect "$NMSGS" ||
@@ -67,6 +71,14 @@ for p in 0 1 2; do
 	[ "$c" -gt $((NMSGS / 5)) ] ||
 		fail "expected about a third of $NMSGS messages in partition $p, got $c"
 done
-[ ! -s "$TESTDIR/errors.json" ] || fail "expected no errorFile, got $(head -c 300 "$TESTDIR/errors.json")"
+[ ! -s "$TESTDIR/errors-$topic.json" ] || fail "expected no errorFile, got $(head -c 300 "$TESTDIR/errors-$topic.json")"
+}
+
+if [ "$DUT_NAME" = sluiced ]; then
+	run_flood flood-async 'confirmDelivery="async"'
+	run_flood flood-tx 'confirmDelivery="transaction"'
+else
+	run_flood flood
+fi
 log "ok: $NMSGS messages via $DUT_NAME's omkafka, exactly once, keys and values as configured"
 exit 0
