@@ -62,7 +62,8 @@ es_gen_input "$TESTDIR/in.txt" "$N" 3
 # last sample; in ms after T0MS the first arrival of the last distinct
 # seq, the time by which 99 % of the distinct ones had arrived, the first
 # sample that showed the last operation; the daemon's CPU ticks in that
-# sample. Then one line with the most repeated seqs (seq:count).
+# sample. Then one line with the most repeated seqs (seq:count) and the
+# first missing ones.
 es_arrivals() {
 	python3 - "$ES_URL" "$@" <<-'EOF'
 	import bisect, json, sys, urllib.request
@@ -111,7 +112,9 @@ es_arrivals() {
 	      arr[-1] - t0 if d else 0, arr[-(d // 100) - 1] - t0 if d else 0,
 	      lastrow["t"] - t0, lastrow["c"])
 	reps = sorted(((k, s) for s, k in count.items() if k > 1), reverse=True)[:3]
-	print(" ".join("%d:%d" % (s, k) for k, s in reps) or "none")
+	miss = [s for s in range(n) if s not in first][:5]
+	print((" ".join("%d:%d" % (s, k) for k, s in reps) or "none") + "; missing seqs (first 5): " +
+	      (" ".join(map(str, miss)) or "none"))
 	EOF
 }
 
