@@ -574,6 +574,38 @@ static void tx_forget(struct act_wrk *aw)
 	aw->tx_n = 0;
 }
 
+/* Render `m` with the action's template: into the module's own buffer
+ * when it offers one (output_ops.tx_render_buf), else into the worker's.
+ * False on ENOMEM (nothing is left in either buffer). */
+static inline __attribute__((always_inline)) bool
+render_for(struct action *a, struct act_wrk *aw, struct msg *m, struct worker *w,
+		       const char **text, size_t *len)
+{
+	struct sbuf *b = NULL;
+	if (a->mod->flags & MOD_FLAG_MSG_MODIFIER) {
+		/* mmjsonparse & co. change the message itself: nothing to render */
+		sbuf_reset(&w->render);
+		sbuf_cstr(&w->render);
+		*text = w->render.buf;
+		*len = 0;
+		return true;
+	}
+	if (a->mod->output->tx_render_buf)
+		b = a->mod->output->tx_render_buf(aw->mod_wrk);
+	if (!b) {
+		b = &w->render;
+		sbuf_reset(b);
+	}
+	size_t base = b->len;
+	if (!tpl_render(a->tpl, m, b)) {
+		b->len = base;
+		return false;
+	}
+	*text = b->buf + base;
+	*len = b->len - base;
+	return true;
+}
+
 /* Render and hand one message to the module. Returns false if the
  * message was not accepted (failed for good, or the action is
  * suspended and gave up on it). */
@@ -598,16 +630,14 @@ static bool exec_direct(struct action *a, struct msg *m, struct worker *w)
 			return false;
 		}
 	}
-	sbuf_reset(&w->render);
-	if (a->mod->flags & MOD_FLAG_MSG_MODIFIER) {
-		/* mmjsonparse & co. change the message itself: nothing to render */
-		sbuf_cstr(&w->render);
-	} else if (!tpl_render(a->tpl, m, &w->render)) {
+	const char *text;
+	size_t len;
+	if (!render_for(a, aw, m, w, &text, &len)) {
 		write_error_file(a, m, "failed", "template rendering failed (out of memory)", w);
 		return false;
 	}
 	for (;;) {
-		enum act_result r = a->mod->output->tx_add(aw->mod_wrk, m, w->render.buf, w->render.len);
+		enum act_result r = a->mod->output->tx_add(aw->mod_wrk, m, text, len);
 		if (SL_LIKELY(r == ACT_OK || r == ACT_DEFERRED)) {
 			if (r == ACT_DEFERRED && track_tx(a))
 				tx_remember(aw, m);
@@ -633,8 +663,7 @@ static bool exec_direct(struct action *a, struct msg *m, struct worker *w)
 		}
 		/* resumed: the module kept nothing of this message; render again
 		 * (the render buffer may have been used meanwhile) */
-		sbuf_reset(&w->render);
-		if (!tpl_render(a->tpl, m, &w->render))
+		if (!render_for(a, aw, m, w, &text, &len))
 			return false;
 	}
 }

@@ -130,6 +130,15 @@ struct output_ops {
 	/* `rendered` is the template output for the message (with `len`);
 	 * the buffer is reused after the call returns, so copy what you keep. */
 	enum act_result (*tx_add)(void *wrk, struct msg *m, const char *rendered, size_t len);
+	/* Optional: a buffer of the module's that the core renders the next
+	 * message's template into (appending), instead of its own; tx_add
+	 * then gets `rendered` pointing at those bytes, already in place, so
+	 * the module need not copy them. Called before each message's
+	 * rendering; NULL = use the core's buffer this time. If tx_add then
+	 * returns anything but ACT_OK or ACT_DEFERRED, the module must have
+	 * taken the bytes out of its buffer again (the core renders the
+	 * message again when it retries). */
+	struct sbuf *(*tx_render_buf)(void *wrk);
 	enum act_result (*tx_commit)(void *wrk);
 	/* Called after a suspension, to see if the destination is back. */
 	enum sl_rc (*try_resume)(void *wrk);

@@ -694,7 +694,8 @@ static enum act_result stage_flush(struct omfile_wrk *w, bool final)
 	return rc;
 }
 
-static bool add_seg(struct omfile_wrk *w, const char *name, size_t name_len)
+/* A new segment for the file `name`, its data starting at `data_off`. */
+static bool add_seg(struct omfile_wrk *w, const char *name, size_t name_len, size_t data_off)
 {
 	if (w->n_segs == w->cap_segs) {
 		int nc = w->cap_segs ? w->cap_segs * 2 : 16;
@@ -709,17 +710,49 @@ static bool add_seg(struct omfile_wrk *w, const char *name, size_t name_len)
 	s->name_len = name_len;
 	if (!sbuf_append(&w->names, name, name_len))
 		return false;
-	s->data_off = w->data.len;
+	s->data_off = data_off;
 	s->data_len = 0;
 	s->n_msgs = 0;
 	w->n_segs++;
 	return true;
 }
 
+/* output_ops.tx_render_buf: a static file's lines are rendered straight
+ * into the staging buffer (no copy in tx_add). The buffer is written out
+ * first when it is nearly full; a dynaFile renders its name first, so it
+ * takes the core's buffer. */
+static struct sbuf *omfile_tx_render_buf(void *wrk)
+{
+	struct omfile_wrk *w = wrk;
+	struct omfile_act *a = w->act;
+	if (a->dyn_tpl)
+		return NULL;
+	if (w->data.len && w->data.len + 4096 > a->iobuf && stage_flush(w, false) != ACT_OK)
+		return NULL; /* tx_add flushes again and reports the suspension */
+	return &w->data;
+}
+
 static enum act_result omfile_tx_add(void *wrk, struct msg *m, const char *rendered, size_t len)
 {
 	struct omfile_wrk *w = wrk;
 	struct omfile_act *a = w->act;
+
+	if (len && w->data.buf && rendered + len == w->data.buf + w->data.len &&
+	    rendered >= w->data.buf) {
+		/* rendered in place (omfile_tx_render_buf): account for it */
+		size_t start = w->data.len - len;
+		struct seg *last = w->n_segs ? &w->segs[w->n_segs - 1] : NULL;
+		if (!last || last->data_off + last->data_len != start) {
+			if (!add_seg(w, "", 0, start)) {
+				w->data.len = start; /* the core renders it again */
+				return ACT_SUSPENDED;
+			}
+			last = &w->segs[w->n_segs - 1];
+		}
+		last->data_len += len;
+		last->n_msgs++;
+		return ACT_DEFERRED;
+	}
 
 	if (w->data.len && w->data.len + len > a->iobuf) {
 		enum act_result r = stage_flush(w, false);
@@ -739,12 +772,12 @@ static enum act_result omfile_tx_add(void *wrk, struct msg *m, const char *rende
 		if (!last || last->name_len != w->namebuf.len ||
 		    memcmp(w->names.buf + last->name_off, w->namebuf.buf, w->namebuf.len) != 0 ||
 		    last->data_off + last->data_len != w->data.len) {
-			if (!add_seg(w, w->namebuf.buf, w->namebuf.len))
+			if (!add_seg(w, w->namebuf.buf, w->namebuf.len, w->data.len))
 				return ACT_SUSPENDED;
 		}
 	} else if (w->n_segs == 0 ||
 		   w->segs[w->n_segs - 1].data_off + w->segs[w->n_segs - 1].data_len != w->data.len) {
-		if (!add_seg(w, "", 0))
+		if (!add_seg(w, "", 0, w->data.len))
 			return ACT_SUSPENDED;
 	}
 	if (!sbuf_append(&w->data, rendered, len))
@@ -782,6 +815,7 @@ static const struct output_ops omfile_output_ops = {
 	.wrk_destroy = omfile_wrk_destroy,
 	.tx_begin = omfile_tx_begin,
 	.tx_add = omfile_tx_add,
+	.tx_render_buf = omfile_tx_render_buf,
 	.tx_commit = omfile_tx_commit,
 	.try_resume = omfile_try_resume,
 	.hup = omfile_hup,
