@@ -69,6 +69,14 @@ _kafka_fetch() {
 	echo "$dir"
 }
 
+# kafka_require_dut: skip unless the daemon under test can run omkafka
+# (for sluiced: omkafka was built, i.e. librdkafka-dev was there at
+# configure time).
+kafka_require_dut() {
+	[ "$DUT_NAME" != sluiced ] || [ -e "$top_builddir/plugins/omkafka/omkafka.la" ] ||
+		skip "omkafka not built (librdkafka-dev missing at configure time)"
+}
+
 # kafka_start: formats and starts one KRaft node on free ports with its data
 # in TESTDIR/kafka; waits (KAFKA_START_TIMEOUT s) until it answers metadata
 # requests. Skips the test when the broker cannot be had; fails it when the

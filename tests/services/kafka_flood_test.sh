@@ -17,9 +17,7 @@
 NMSGS=${KAFKA_NMSGS:-200000}
 require_tool tcpflood "$TCPFLOOD"
 [ -f "$CHECK_SEQ" ] || skip "check_seq.py not found at $CHECK_SEQ"
-if [ "$DUT_NAME" = sluiced ] && [ ! -e "$top_builddir/plugins/omkafka/omkafka.la" ]; then
-	skip "omkafka not built (librdkafka-dev missing at configure time)"
-fi
+kafka_require_dut
 
 kafka_start
 

@@ -14,8 +14,7 @@ N=${KAFKA_N:-2000}
 require_tool tcpflood "$TCPFLOOD"
 [ -f "$CHECK_SEQ" ] || skip "check_seq.py not found at $CHECK_SEQ"
 [ "$DUT_NAME" = sluiced ] || skip "sluiced only (rsyslogd's omkafka drops timed-out messages)"
-[ -e "$top_builddir/plugins/omkafka/omkafka.la" ] ||
-	skip "omkafka not built (librdkafka-dev missing at configure time)"
+kafka_require_dut
 
 kafka_start
 kafka_create_topic idle 3

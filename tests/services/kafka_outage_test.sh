@@ -15,9 +15,7 @@ OUTAGE=${KAFKA_OUTAGE:-30}
 MAX_DUPS=${KAFKA_MAX_DUPS:-1024}
 require_tool tcpflood "$TCPFLOOD"
 [ -f "$CHECK_SEQ" ] || skip "check_seq.py not found at $CHECK_SEQ"
-if [ "$DUT_NAME" = sluiced ] && [ ! -e "$top_builddir/plugins/omkafka/omkafka.la" ]; then
-	skip "omkafka not built (librdkafka-dev missing at configure time)"
-fi
+kafka_require_dut
 
 kafka_start
 kafka_create_topic outage 3

@@ -11,8 +11,7 @@
 
 require_tool tcpflood "$TCPFLOOD"
 [ "$DUT_NAME" = sluiced ] || skip "sluiced only"
-[ -e "$top_builddir/plugins/omkafka/omkafka.la" ] ||
-	skip "omkafka not built (librdkafka-dev missing at configure time)"
+kafka_require_dut
 
 kafka_start
 kafka_create_topic rr 3

@@ -21,8 +21,7 @@ MAX_DUPS=${KAFKA_MAX_DUPS:-2048}
 require_tool tcpflood "$TCPFLOOD"
 [ -f "$CHECK_SEQ" ] || skip "check_seq.py not found at $CHECK_SEQ"
 [ "$DUT_NAME" = sluiced ] || skip "sluiced only (rsyslogd loses these messages, see doc/benchmarks.md)"
-[ -e "$top_builddir/plugins/omkafka/omkafka.la" ] ||
-	skip "omkafka not built (librdkafka-dev missing at configure time)"
+kafka_require_dut
 
 kafka_start
 
