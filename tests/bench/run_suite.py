@@ -440,7 +440,11 @@ def run_bench_scenario(args, scen, emit):
 
 KAFKA_RE = re.compile(r"kafka-bench:\s+(\S+)\s+(\d+) msgs\s+(\d+) in topic\s+([\d.]+) s\s+([\d.]+) msg/s"
                       r"\s+cpu\s+([\d.]+) s")
-ES_RE = re.compile(r"RESULT (\S+) (\d+) docs in ([\d.]+) s: ([\d.]+) docs/s, ([\d.]+) s CPU")
+# es_bench.sh: distinct documents, the time to the last one's first
+# arrival, distinct docs/s and the daemon's CPU up to its last operation
+ES_RE = re.compile(r"RESULT (\S+) (\d+) msgs: (\d+) distinct \((\d+) docs, .*?\); "
+                   r"last distinct first arrival ([\d.]+) s: ([\d.]+) distinct docs/s; "
+                   r"last operation [\d.]+ s, CPU ([\d.]+) s")
 
 
 def run_hook(args, scen, emit):
@@ -451,6 +455,13 @@ def run_hook(args, scen, emit):
         return
     n = args.service_n
     env = dict(os.environ, SLUICED=args.sluiced, TCPFLOOD=args.tcpflood, ES_BENCH_NMSGS=str(n))
+    if scen == "es" and "ES_BENCH_DAEMONS" not in env:
+        # one Elasticsearch for all runs, the daemons alternating
+        # (ABBA...): the first run of all meets a cold server
+        order = []
+        for i in range(args.runs):
+            order += ["sluiced", "rsyslogd"] if i % 2 == 0 else ["rsyslogd", "sluiced"]
+        env["ES_BENCH_DAEMONS"] = " ".join(order)
     argv = ["bash", script] + ([str(n), str(args.runs)] if scen == "kafka" else [])
     log("%s: %s" % (scen, " ".join(argv)))
     r = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -459,23 +470,27 @@ def run_hook(args, scen, emit):
         log("%s: skipped by the script: %s" % (scen, r.stdout.strip()[-300:]))
         return
     runs = {}
+    seen = set()
     for line in r.stdout.splitlines():
         m = (KAFKA_RE if scen == "kafka" else ES_RE).search(line)
-        if not m:
-            continue
+        if not m or line in seen:
+            continue  # es_bench.sh repeats its result lines at the end
+        seen.add(line)
         if scen == "kafka":
             dname, n_, got, secs, rate, cpu = m.groups()
+            docs = got
         else:
-            dname, n_, secs, rate, cpu = m.groups()
-            got = n_
+            # got: distinct documents; docs: all of them (duplicates too)
+            dname, n_, got, docs, secs, rate, cpu = m.groups()
         d = {"sluiced": "sluice", "rsyslogd": "rsyslog"}.get(dname, dname)
         runs[d] = runs.get(d, 0) + 1
-        n_, got = int(n_), int(got)
+        n_, got, docs = int(n_), int(got), int(docs)
         emit({"scenario": scen, "daemon": d, "engine": os.path.basename(script), "run": runs[d], "n": n_,
               "wall_s": float(secs), "msgs_per_s": round(float(rate)), "daemon_cpu_s": float(cpu),
               "cpu_s_per_m": round(float(cpu) * 1e6 / max(got, 1), 3), "peak_rss_mb": None,
-              "received": got, "lost": max(0, n_ - got), "dup": max(0, got - n_),
-              "verify": "ok" if got == n_ else "count %d of %d" % (got, n_)})
+              "received": docs, "lost": max(0, n_ - got), "dup": max(0, docs - got, got - n_),
+              "verify": "ok" if got == n_ and docs == n_ else "count %d distinct, %d in all, of %d"
+              % (got, docs, n_)})
     if not runs:
         log("%s: no result lines (rc=%d): %s" % (scen, r.returncode, r.stdout[-1500:]))
 
