@@ -551,21 +551,28 @@ static inline void put4(char *o, int v)
  * than six digits come out as rsyslog's odd bytes, byte for byte. */
 static size_t put_secfrac(const struct syslog_time *t, char *o)
 {
-	static const int ten_powers[6] = { 1, 10, 100, 1000, 10000, 100000 };
-	int power = ten_powers[(t->secfrac_digits - 1) % 6];
-	int frac = (int)t->secfrac;
-	size_t n = 0;
-
-	if (t->secfrac_digits <= 6 && t->secfrac < (uint32_t)power * 10) {
+	static const uint32_t limit[7] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
+	if (t->secfrac_digits <= 6 && t->secfrac < limit[t->secfrac_digits]) {
 		/* the usual case, every digit 0..9: the same bytes, without
 		 * a division by a variable per digit */
 		unsigned v = t->secfrac;
-		n = t->secfrac_digits;
+		size_t n = t->secfrac_digits;
 		for (size_t i = n; i-- > 0; v /= 10)
 			o[i] = (char)(v % 10 + '0');
 		return n;
 	}
 
+	return dt_fmt_secfrac_general(t, o);
+}
+
+size_t dt_fmt_secfrac_general(const struct syslog_time *t, char *o)
+{
+	static const int ten_powers[6] = { 1, 10, 100, 1000, 10000, 100000 };
+	if (t->secfrac_digits == 0)
+		return 0;
+	int power = ten_powers[(t->secfrac_digits - 1) % 6];
+	int frac = (int)t->secfrac;
+	size_t n = 0;
 	while (power > 0) {
 		int16_t digit = (int16_t)(frac / power);
 		frac -= digit * power;

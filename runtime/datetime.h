@@ -59,6 +59,10 @@ size_t dt_fmt_rfc3164_buggyday(const struct syslog_time *t, char *out); /* "Mar 
 size_t dt_fmt_rfc3339(const struct syslog_time *t, char *out);        /* "2003-03-01T01:00:00.123+01:00" */
 /* Just the fraction digits of dt_fmt_rfc3339 (none without a fraction). */
 size_t dt_fmt_secfrac(const struct syslog_time *t, char *out);
+/* The same by rsyslog's rule spelled out (digits counted modulo 6, each
+ * "digit" squeezed through a short): what the fast path above must match
+ * (tests/unit/test_hotpath.c); 0 when there are no digits. */
+size_t dt_fmt_secfrac_general(const struct syslog_time *t, char *out);
 size_t dt_fmt_mysql(const struct syslog_time *t, char *out);          /* "20030301010000" */
 size_t dt_fmt_pgsql(const struct syslog_time *t, char *out);          /* "2003-03-01 01:00:00" */
 size_t dt_fmt_unix(const struct syslog_time *t, char *out);           /* "1046476800" */

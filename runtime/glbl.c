@@ -14,18 +14,27 @@
 #include <string.h>
 #include <unistd.h>
 
-struct glbl glbl = {
-	.max_msg_size = 8096,
-	.enable_dns = true,
-	.drop_trailing_lf = true,
-	.escape_cc = true,
-	.escape_cc_tab = true,
-	.escape_8bit = false,
-	.cc_escape_char = '#',
-	.privdrop_uid = -1,
-	.privdrop_gid = -1,
-	.umask = -1,
-};
+/* The built-in settings (rsyslog's defaults), before any global() */
+#define GLBL_BUILTIN { \
+	.max_msg_size = 8096, \
+	.enable_dns = true, \
+	.drop_trailing_lf = true, \
+	.escape_cc = true, \
+	.escape_cc_tab = true, \
+	.escape_8bit = false, \
+	.cc_escape_char = '#', \
+	.privdrop_uid = -1, \
+	.privdrop_gid = -1, \
+	.umask = -1, \
+}
+
+struct glbl glbl = GLBL_BUILTIN;
+
+void glbl_reset(void)
+{
+	glbl_free();
+	glbl = (struct glbl)GLBL_BUILTIN;
+}
 
 #define GOFF(f) offsetof(struct glbl, f)
 static const struct param_desc glbl_params[] = {

@@ -54,6 +54,8 @@ extern const char *const glbl_ignored[];
 void glbl_apply(void *parsed);
 /* Free what glbl owns (at exit). */
 void glbl_free(void);
+/* Back to the built-in settings (frees what global() set). */
+void glbl_reset(void);
 
 /* The host name to use for %HOSTNAME% of internal messages and
  * $myhostname. */

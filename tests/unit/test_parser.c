@@ -193,26 +193,10 @@ static const struct pcase cases[] = {
 	{ B("<13>Jux  1 01:00:00 h t: x"), 13, 1, 5, NULL, B("Jux"), B(""), B(""), B("-"), B("-"), B("-"), B("-"), 0, B(" 1 01:00:00 h t: x"), B("<13>Jux  1 01:00:00 h t: x") },
 };
 
-static void set_defaults(void)
-{
-	glbl.max_msg_size = 8096;
-	glbl.drop_trailing_lf = true;
-	glbl.escape_cc = true;
-	glbl.escape_cc_tab = true;
-	glbl.escape_8bit = false;
-	glbl.cc_escape_char = '#';
-	glbl.permit_slash_in_programname = false;
-}
 
 static struct msg *mk(const char *raw, size_t len)
 {
-	struct syslog_time rcvd;
-	struct msg *m;
-
-	dt_from_epoch(&rcvd, RCVD_EPOCH, RCVD_USEC);
-	m = msg_create(raw, len, NULL, &rcvd, RCVD_EPOCH);
-	ck_assert_ptr_nonnull(m);
-	return m;
+	return unit_msg_at(raw, len, RCVD_EPOCH, RCVD_USEC);
 }
 
 /* -------- derivations of the visible properties (see parser.h) -------- */
@@ -435,13 +419,13 @@ START_TEST(test_sanitize_options)
 	m = sanitized("a\tb", 3);
 	RAW_EQ(m, "a\\011b");
 	msg_release(m);
-	set_defaults();
+	glbl_reset();
 
 	glbl.escape_cc_tab = false;
 	m = sanitized("a\tb\001", 4);
 	RAW_EQ(m, "a\tb#001");
 	msg_release(m);
-	set_defaults();
+	glbl_reset();
 
 	/* without escaping, only NUL triggers the copy, which then drops the
 	 * other control characters (rsyslog does the same) */
@@ -461,19 +445,19 @@ START_TEST(test_sanitize_options)
 	m = sanitized("0123456789\001abcdefghi\303", 21);
 	RAW_EQ(m, "0123456789\001abcdefghi\303");
 	msg_release(m);
-	set_defaults();
+	glbl_reset();
 
 	glbl.escape_8bit = true;
 	m = sanitized("\303\251x", 3);
 	RAW_EQ(m, "#303#251x");
 	msg_release(m);
-	set_defaults();
+	glbl_reset();
 
 	glbl.drop_trailing_lf = false;
 	m = sanitized("x\n", 2);
 	RAW_EQ(m, "x#012");
 	msg_release(m);
-	set_defaults();
+	glbl_reset();
 }
 END_TEST
 
@@ -499,7 +483,7 @@ START_TEST(test_sanitize_truncates)
 	m = sanitized("\001\001\001\001\001\001", 6);
 	RAW_EQ(m, "#001#001#001#001");
 	msg_release(m);
-	set_defaults();
+	glbl_reset();
 }
 END_TEST
 
@@ -564,7 +548,7 @@ START_TEST(test_3164_slash_in_programname)
 	ck_assert_int_eq(m->programname_len, 3);
 	ck_assert(memcmp(m->raw + m->tag.off, "a/b", 3) == 0);
 	msg_release(m);
-	set_defaults();
+	glbl_reset();
 }
 END_TEST
 
@@ -741,7 +725,7 @@ int main(void)
 
 	setenv("TZ", "UTC", 1);
 	tzset();
-	set_defaults();
+	glbl_reset();
 
 	tc = tcase_create("rsyslog");
 	tcase_add_loop_test(tc, test_rsyslog_table, 0, (int)(sizeof(cases) / sizeof(cases[0])));
