@@ -130,6 +130,7 @@ static const struct param_desc omfile_params[] = {
 	{ "dynafile.donotsuspend", PARAM_BINARY, "on", 0, AOFF(dyna_no_suspend), "dynaFile open errors drop the message instead of suspending" },
 	{ "rotation.sizeLimit", PARAM_SIZE, "0", 0, AOFF(rotation_size), "run rotation.sizeLimitCommand when the file reaches this size (0 = never)" },
 	{ "rotation.sizeLimitCommand", PARAM_STRING, NULL, 0, AOFF(rotation_cmd), "program run with the file name as argument" },
+	{ "uncachedWrites", PARAM_WORD, "off", 0, AOFF(uncached), "sluice: off, on, or auto (writes of 64k or more): whole pages written past the page cache (RWF_DONTCACHE)" },
 	/* legacy $Directives: defaults of the legacy-syntax actions after them */
 	{ "actionfileenablesync", PARAM_BINARY, NULL, PARAM_LEGACY, AOFF(sync), "$ActionFileEnableSync" },
 	{ "fileowner", PARAM_UID, NULL, PARAM_LEGACY, AOFF(file_uid), "$FileOwner" },
@@ -373,6 +374,7 @@ static void omfile_stats_register(struct omfile_act *a)
 	stats_obj_add(o, "failed.write", &st->write_errors, R);
 	stats_obj_add(o, "dropped", &st->dropped, R);
 	stats_obj_add(o, "rotations", &st->rotations, R);
+	stats_obj_add(o, "bytes.uncached", &st->bytes_uncached, R);
 	a->stats_obj = o;
 }
 
@@ -438,6 +440,16 @@ static void *omfile_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 			  "compressed data)");
 		errs++;
 	}
+	size_t uncached_min = OMFILE_UNCACHED_AUTO;
+	if (!strcasecmp(c->uncached, "on")) {
+		uncached_min = 0;
+	} else if (!strcasecmp(c->uncached, "off")) {
+		uncached_min = SIZE_MAX;
+	} else if (strcasecmp(c->uncached, "auto")) {
+		cfg_error(pos_of(o, "uncachedwrites"), "omfile: uncachedWrites must be \"auto\", "
+			  "\"on\" or \"off\", not \"%s\"", c->uncached);
+		errs++;
+	}
 	struct cry_ctx *cry = c->cry_provider && !errs ? cry_ctx_create(c, o, &errs) : NULL;
 	if (m) { /* module() defaults for what the action does not set */
 		if (!given(o, "filecreatemode"))
@@ -451,6 +463,7 @@ static void *omfile_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 	a->cry = cry;
 	pthread_mutex_init(&a->mu, NULL);
 	a->iobuf = (size_t)(c->iobuf_size > 0 ? c->iobuf_size : 4096);
+	a->uncached_min = uncached_min;
 	a->file_uid = pick_id(o, "fileowner", c->file_uid, "fileownernum", c->file_uid_num,
 			      m ? m->file_uid : -1, m ? m->file_uid_num : -1);
 	a->file_gid = pick_id(o, "filegroup", c->file_gid, "filegroupnum", c->file_gid_num,

@@ -52,6 +52,7 @@ struct omfile_cfg {
 	char *compression_driver;
 	int64_t zstd_workers;
 	bool force_chown;            /* legacy $OMFileForceChown: accepted, no effect */
+	char *uncached;              /* uncachedWrites: auto, on, off */
 };
 
 struct ofile {
@@ -62,7 +63,8 @@ struct ofile {
 	z_stream *zs;                 /* zipLevel > 0: the deflate stream */
 	bool zmember;                 /* a gzip member is open (needs Z_FINISH) */
 	struct cry_file *cry;         /* cry.provider: the cipher state */
-	off_t size;                   /* current file size (rotation, encinfo) */
+	off_t size;                   /* current file size (rotation, encinfo, uncached writes) */
+	bool uncached_ok;             /* a regular file whose writes may bypass the cache */
 	time_t first_pending;         /* when buf became non-empty */
 	time_t last_write;            /* for closeTimeout */
 	uint32_t hash;
@@ -92,6 +94,7 @@ struct omfile_stats {
 	atomic_uint_fast64_t dropped;      /* dynaFile messages whose file could not be opened */
 	atomic_uint_fast64_t evictions;
 	atomic_uint_fast64_t rotations;
+	atomic_uint_fast64_t bytes_uncached; /* of `bytes`: written with RWF_DONTCACHE */
 };
 
 struct omfile_act {
@@ -99,6 +102,8 @@ struct omfile_act {
 	const struct template *dyn_tpl;
 	const char *label;            /* file name or dynaFile template, for logs */
 	size_t iobuf;
+	size_t uncached_min;          /* uncachedWrites: smallest write to pass by the
+	                               * cache (SIZE_MAX = never) */
 	int file_uid, file_gid, dir_uid, dir_gid;
 	int close_timeout_s;          /* 0 = never */
 	struct cry_ctx *cry;          /* cry.provider="gcry" */
@@ -112,6 +117,13 @@ struct omfile_act {
 	struct omfile_stats stats;
 	struct stats_obj *stats_obj;  /* the registry's entry; NULL when none */
 };
+
+/* uncachedWrites="auto": the page-aligned part of a write of at least
+ * this many bytes bypasses the page cache. Only a busy file writes that
+ * much at once (a worker's batch, a full ioBufferSize); quiet files keep
+ * the page cache as always. ("on": every write; "off", the default:
+ * none.) */
+#define OMFILE_UNCACHED_AUTO (64 * 1024)
 
 /* ---- omfile_file.c ---- */
 void omfile_log_err(struct omfile_act *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -116,7 +116,9 @@ int ofile_open(struct omfile_act *a, struct ofile *f)
 		}
 	}
 	struct stat st;
-	f->size = fstat(fd, &st) == 0 ? st.st_size : 0;
+	bool st_ok = fstat(fd, &st) == 0;
+	f->size = st_ok ? st.st_size : 0;
+	f->uncached_ok = st_ok && S_ISREG(st.st_mode) && a->uncached_min != SIZE_MAX;
 	if (a->cry && !f->cry) {
 		f->cry = cry_file_open(a->cry, name, f->size);
 		if (!f->cry) {
@@ -134,32 +136,87 @@ fail:
 	return -1;
 }
 
-/* Write iov[0..n) completely (short writes, EINTR). Returns the number
- * of bytes written; sets *ok = false on an error. */
-static size_t write_all(int fd, struct iovec *iov, int n, bool *ok)
+#ifndef RWF_DONTCACHE
+#define RWF_DONTCACHE 0x00000080 /* Linux 6.14: uncached buffered writes */
+#endif
+
+/* Write at most `max` bytes of *iov (at most two entries; with `flags`
+ * through pwritev2 at the file's end), advancing *iov and *n past what
+ * was written. Returns the bytes written; *err is 0 or the errno. */
+static size_t write_iov(int fd, struct iovec **iov, int *n, size_t max, int flags, int *err)
 {
 	size_t done = 0;
-	*ok = true;
-	while (n > 0) {
-		ssize_t w = writev(fd, iov, n);
+	*err = 0;
+	while (*n > 0 && done < max) {
+		struct iovec part[2];
+		int k = 0;
+		size_t room = max - done;
+		for (int i = 0; i < *n && k < 2 && room; i++, k++) {
+			part[k].iov_base = (*iov)[i].iov_base;
+			part[k].iov_len = (*iov)[i].iov_len < room ? (*iov)[i].iov_len : room;
+			room -= part[k].iov_len;
+		}
+		ssize_t w = flags ? pwritev2(fd, part, k, -1, flags) : writev(fd, part, k);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			*ok = false;
-			return done;
+			*err = errno;
+			break;
 		}
 		done += (size_t)w;
 		size_t left = (size_t)w;
-		while (n > 0 && left >= iov->iov_len) {
-			left -= iov->iov_len;
-			iov++;
-			n--;
+		while (*n > 0 && left >= (*iov)->iov_len) {
+			left -= (*iov)->iov_len;
+			(*iov)++;
+			(*n)--;
 		}
-		if (n > 0) {
-			iov->iov_base = (char *)iov->iov_base + left;
-			iov->iov_len -= left;
+		if (*n > 0) {
+			(*iov)->iov_base = (char *)(*iov)->iov_base + left;
+			(*iov)->iov_len -= left;
 		}
 	}
+	return done;
+}
+
+/* Write iov[0..n) (n <= 2) completely. Returns the number of bytes
+ * written; sets *ok = false (errno set) on an error.
+ *
+ * uncachedWrites: of a write of at least a->uncached_min bytes, the part
+ * that ends on a page boundary of the file goes through the page cache
+ * with RWF_DONTCACHE: the kernel starts writing those pages to disk at
+ * once and frees them when that is done, so a busy log file does not
+ * fill memory with pages nobody reads, and the next writes reuse the
+ * freed pages. The tail of the last page is written normally and stays
+ * cached until a later write completes it (a dropped partial page would
+ * have to be read back for the next append). Kernels or file systems
+ * without it answer EOPNOTSUPP before writing anything; the file then
+ * goes back to plain writes. */
+static size_t write_all(struct omfile_act *a, struct ofile *f, struct iovec *iov, int n, bool *ok)
+{
+	static size_t page;
+	size_t total = 0, done = 0;
+	int err = 0;
+	for (int i = 0; i < n; i++)
+		total += iov[i].iov_len;
+	if (f->uncached_ok && total >= a->uncached_min && total > 0) {
+		if (!page)
+			page = (size_t)sysconf(_SC_PAGESIZE);
+		off_t end = f->size + (off_t)total;
+		off_t aligned = end - end % (off_t)page;
+		if (aligned > f->size) {
+			done = write_iov(f->fd, &iov, &n, (size_t)(aligned - f->size), RWF_DONTCACHE,
+					 &err);
+			atomic_fetch_add_explicit(&a->stats.bytes_uncached, done, memory_order_relaxed);
+			if (err == EOPNOTSUPP || err == EINVAL) {
+				f->uncached_ok = false;
+				err = 0;
+			}
+		}
+	}
+	if (!err)
+		done += write_iov(f->fd, &iov, &n, SIZE_MAX, 0, &err);
+	*ok = err == 0;
+	errno = err;
 	return done;
 }
 
@@ -257,7 +314,7 @@ static bool write_xout(struct omfile_act *a, struct ofile *f)
 	bool ok;
 	if (f->xout.len == 0)
 		return true;
-	size_t w = write_all(f->fd, &iov, 1, &ok);
+	size_t w = write_all(a, f, &iov, 1, &ok);
 	f->size += (off_t)w;
 	atomic_fetch_add_explicit(&a->stats.writes, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&a->stats.bytes, w, memory_order_relaxed);
@@ -337,7 +394,7 @@ bool ofile_write(struct omfile_act *a, struct ofile *f, const char *data, size_t
 	}
 	if (n == 0)
 		return true;
-	size_t w = write_all(f->fd, iov, n, &ok);
+	size_t w = write_all(a, f, iov, n, &ok);
 	int e = errno;
 	f->size += (off_t)w;
 	atomic_fetch_add_explicit(&a->stats.writes, 1, memory_order_relaxed);

@@ -348,6 +348,12 @@ action(type="omkafka" topic="t"
 EOF
 fi
 
+# 37. omfile uncachedWrites with a value it does not know (sluice only)
+expect_error c37_uncached "" 2 skip 'uncachedWrites must be "auto", "on" or "off".*sometimes' "" <<EOF
+action(type="omfile" file="$TESTDIR/x.log"
+       uncachedWrites="sometimes")
+EOF
+
 # and a valid config passes the check
 cat >"$TESTDIR/good.conf" <<EOF
 module(load="imtcp")
