@@ -167,6 +167,34 @@ void ruleset_consume(void *arg, struct msg **msgs, int n, struct worker *w)
 	}
 }
 
+/* The queue's workers are behind (PARSE_AHEAD_BATCHES batches or more
+ * wait): the input thread, which would soon wait for room anyway, parses
+ * the messages itself while their bytes are still in its cache; the
+ * workers skip parsing them. A queue that keeps up gets its messages
+ * unparsed, as before, and the input thread stays free for reading.
+ * Only for inputs that wait for room (FLOW_DELAY: TCP, TLS, unix
+ * stream sockets). The result is the same either way (parser_parse is
+ * the same function, and its outcome depends only on the message and its
+ * ruleset). Measured
+ * in doc/benchmarks.md ("Parsing on the input thread"). */
+#define PARSE_AHEAD_BATCHES 4
+
+static void parse_ahead(struct queue *q, struct msg **msgs, int n, enum flow_ctl fc)
+{
+	/* UDP and the like must never be slowed down (their senders do not
+	 * wait); Disk and DA queues take messages as they come */
+	if (fc != FLOW_DELAY || q->disk)
+		return;
+	size_t waiting = __atomic_load_n(&q->count, __ATOMIC_RELAXED);
+	if (waiting < (size_t)q->cfg.dequeue_batch_size * PARSE_AHEAD_BATCHES)
+		return;
+	for (int i = 0; i < n; i++) {
+		struct msg *m = msgs[i];
+		if (!(m->flags & MSG_PARSED) && !parser_parse(m))
+			report_no_parser(m);
+	}
+}
+
 /* Route a batch from an input to the queues of the messages' rulesets:
  * consecutive messages bound for the same queue go in one enqueue. */
 enum sl_rc input_submit(struct msg **msgs, int n, enum flow_ctl fc)
@@ -186,6 +214,7 @@ enum sl_rc input_submit(struct msg **msgs, int n, enum flow_ctl fc)
 				break;
 			end++;
 		}
+		parse_ahead(q, msgs + start, end - start, fc);
 		enum sl_rc r = queue_enqueue(q, msgs + start, end - start, fc);
 		if (r != SL_OK)
 			rc = r;
