@@ -83,14 +83,19 @@ static inline unsigned char sc_peek(const struct scan *s)
  * INT_MAX/10-1; no digit at all yields 0. */
 static inline __attribute__((always_inline)) int sc_int(struct scan *s)
 {
-	int v = 0;
-	unsigned char c;
+	/* on locals: the byte reads could alias *s, which would otherwise be
+	 * loaded and stored again for every digit */
+	const char *p = s->p, *end = s->end;
+	int len = s->len, v = 0;
+	unsigned c;
 
-	while (s->len > 0 && (c = sc_peek(s)) >= '0' && c <= '9' && v < INT_MAX / 10 - 1) {
-		v = v * 10 + (c - '0');
-		s->p++;
-		s->len--;
+	while (len > 0 && p < end && (c = (unsigned char)*p - '0') <= 9 && v < INT_MAX / 10 - 1) {
+		v = v * 10 + (int)c;
+		p++;
+		len--;
 	}
+	s->p = p;
+	s->len = len;
 	return v;
 }
 
@@ -117,13 +122,34 @@ static inline int d2(const char *q)
 	return (q[0] - '0') * 10 + (q[1] - '0');
 }
 
+/* The eight bytes at p: a digit '0'..'9' where `dmask` has 0xff, the
+ * byte of `want` where it has 0x00 (byte i of the text is bits 8i..8i+7:
+ * x86 and every other little-endian machine; big-endian ones take the
+ * byte-by-byte check). */
+static inline bool swar_shape(const char *p, uint64_t dmask, uint64_t want)
+{
+	uint64_t w;
+	memcpy(&w, p, 8);
+	const uint64_t hi = 0xf0f0f0f0f0f0f0f0ULL & dmask, lo = 0x0f0f0f0f0f0f0f0fULL & dmask;
+	/* a digit has the high nibble 3 and a low nibble that stays below
+	 * 16 when 6 is added (no carry can cross into the next byte) */
+	return (w & hi) == (0x3030303030303030ULL & dmask) &&
+	       (((w & lo) + (0x0606060606060606ULL & dmask)) & hi) == 0 && (w & ~dmask) == want;
+}
+
 /* p[0..20) is "DDDD-DD-DDTDD:DD:DD" followed by a non-digit. */
 static inline bool shape_3339(const char *p)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return swar_shape(p, 0x00ffff00ffffffffULL, 0x2d00002d00000000ULL) &&     /* DDDD-DD- */
+	       swar_shape(p + 8, 0xffff00ffff00ffffULL, 0x00003a0000540000ULL) && /* DDTDD:DD */
+	       p[16] == ':' && isdig(p[17]) && isdig(p[18]) && !isdig(p[19]);
+#else
 	return isdig(p[0]) && isdig(p[1]) && isdig(p[2]) && isdig(p[3]) && p[4] == '-' &&
 	       isdig(p[5]) && isdig(p[6]) && p[7] == '-' && isdig(p[8]) && isdig(p[9]) &&
 	       p[10] == 'T' && isdig(p[11]) && isdig(p[12]) && p[13] == ':' && isdig(p[14]) &&
 	       isdig(p[15]) && p[16] == ':' && isdig(p[17]) && isdig(p[18]) && !isdig(p[19]);
+#endif
 }
 
 /* The general scan's ":mm:ss" after the hour `hour` (already read), with

@@ -12,6 +12,7 @@
 #include "msg.h"
 #include "datetime.h"
 
+#include <stdint.h>
 #include <string.h>
 
 static __thread struct sbuf sg_scratch;
@@ -40,32 +41,79 @@ static bool put_pri(struct sbuf *o, const struct msg *m)
 	return sbuf_append(o, b, n);
 }
 
-/* "TIMESTAMP HOSTNAME TAG[SP]MSG" shared by all four classic formats. */
+/* Copy n bytes, most often a short field, without a call into libc:
+ * up to 16 bytes as two overlapping loads and stores. */
+static inline char *put(char *d, const char *s, size_t n)
+{
+	if (n > 16) {
+		memcpy(d, s, n);
+	} else if (n >= 8) {
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+	return d + n;
+}
+
+/* A span, or "-" when it is empty (prop.c's span_or_dash). */
+static inline void span_or_dash(const struct msg *m, struct msg_span sp, const char **v, size_t *n)
+{
+	*v = sp.len ? msg_span_ptr(m, sp) : "-";
+	*n = sp.len ? sp.len : 1;
+}
+
+/* "TIMESTAMP HOSTNAME TAG[SP]MSG" shared by all four classic formats;
+ * room is made for one more byte (the callers' LF). */
 static bool classic(const struct msg *m, struct sbuf *o, enum tpl_datefmt df,
 		    size_t tag_max, bool drop_lf)
 {
 	char tb[DT_MAX_LEN];
 	size_t tl = tpl_fmt_time(&m->t_reported, df, false, tb);
 	size_t hl, gl;
-	const char *h = prop(m, PROP_HOSTNAME, &hl);
-	if (!sbuf_grow(o, tl + hl + m->msg.len + 64))
-		return false;
-	sbuf_append(o, tb, tl);
-	sbuf_putc(o, ' ');
-	sbuf_append(o, h, hl);
-	sbuf_putc(o, ' ');
-	const char *g = prop(m, PROP_SYSLOGTAG, &gl);
+	const char *h, *g;
+	if (m->tag.len && m->hostname.len && !(m->flags & MSG_HOST_IS_FROMHOST)) {
+		/* the usual case: both are spans of the message (what prop_get
+		 * gives for them here) */
+		h = msg_span_ptr(m, m->hostname);
+		hl = m->hostname.len;
+		g = msg_span_ptr(m, m->tag);
+		gl = m->tag.len;
+	} else {
+		h = prop(m, PROP_HOSTNAME, &hl); /* never the scratch buffer */
+		g = prop(m, PROP_SYSLOGTAG, &gl);
+	}
 	if (gl > tag_max)
 		gl = tag_max;
-	if (!sbuf_append(o, g, gl))
-		return false;
 	const char *msg = m->msg.len ? msg_span_ptr(m, m->msg) : "";
 	size_t ml = m->msg.len;
-	if ((ml == 0 || msg[0] != ' ') && !sbuf_putc(o, ' '))
-		return false;
+	bool sp = ml == 0 || msg[0] != ' ';
 	if (drop_lf && ml && msg[ml - 1] == '\n')
 		ml--;
-	return sbuf_append(o, msg, ml);
+	size_t total = tl + hl + gl + ml + 4;
+	if (o->cap - o->len < total && !sbuf_grow(o, total))
+		return false;
+	char *d = put(o->buf + o->len, tb, tl);
+	*d++ = ' ';
+	d = put(d, h, hl);
+	*d++ = ' ';
+	d = put(d, g, gl);
+	if (sp)
+		*d++ = ' ';
+	d = put(d, msg, ml);
+	o->len = (size_t)(d - o->buf);
+	return true;
 }
 
 bool strgen_file(const struct msg *m, struct sbuf *out)
@@ -94,6 +142,46 @@ bool strgen_protocol23(const struct msg *m, struct sbuf *out)
 					    PROP_MSGID, PROP_STRUCTURED_DATA };
 	char tb[DT_MAX_LEN];
 	size_t tl = tpl_fmt_time(&m->t_reported, TPL_DF_RFC3339, false, tb);
+	if (m->protocol_version == 1 && !(m->flags & MSG_HOST_IS_FROMHOST) && m->hostname.len &&
+	    m->facility != MSG_FACILITY_INVALID) {
+		/* a parsed RFC5424 message: every field is a span of its own
+		 * (what prop_get gives for these properties in this case), so
+		 * the line is sized once and copied without further checks */
+		const char *v[5];
+		size_t vl[5], total = 8 + tl + 5 + 1 + m->msg.len + 1;
+		v[0] = msg_span_ptr(m, m->hostname);
+		vl[0] = m->hostname.len;
+		span_or_dash(m, m->app_name, &v[1], &vl[1]);
+		span_or_dash(m, m->procid, &v[2], &vl[2]);
+		span_or_dash(m, m->msgid, &v[3], &vl[3]);
+		span_or_dash(m, m->sd, &v[4], &vl[4]);
+		for (int i = 0; i < 5; i++)
+			total += vl[i];
+		if (out->cap - out->len < total && !sbuf_grow(out, total))
+			return false;
+		char *d = out->buf + out->len;
+		unsigned p = m->pri;
+		*d++ = '<';
+		if (p >= 100)
+			*d++ = (char)('0' + p / 100);
+		if (p >= 10)
+			*d++ = (char)('0' + (p / 10) % 10);
+		*d++ = (char)('0' + p % 10);
+		*d++ = '>';
+		*d++ = '1';
+		*d++ = ' ';
+		d = put(d, tb, tl);
+		for (int i = 0; i < 5; i++) {
+			*d++ = ' ';
+			d = put(d, v[i], vl[i]);
+		}
+		*d++ = ' ';
+		if (m->msg.len)
+			d = put(d, msg_span_ptr(m, m->msg), m->msg.len);
+		*d++ = '\n';
+		out->len = (size_t)(d - out->buf);
+		return true;
+	}
 	if (!put_pri(out, m) || !sbuf_append(out, "1 ", 2) || !sbuf_append(out, tb, tl))
 		return false;
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {

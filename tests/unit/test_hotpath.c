@@ -663,6 +663,43 @@ START_TEST(t_rfc3339_table)
 }
 END_TEST
 
+/* Every byte value at every position of the first 20 bytes (the part the
+ * fast path's shape check looks at, eight bytes at a time): the answer is
+ * the one the general scan gives for the same text with a leading 0 in
+ * the year, which the fast path never takes. */
+START_TEST(t_rfc3339_mutations)
+{
+	static const char base[] = "2024-01-02T03:04:05.123Z x";
+	const size_t len = sizeof(base) - 1;
+	int n_ok = 0;
+	for (size_t pos = 0; pos < 20; pos++) {
+		for (int c = 0; c < 256; c++) {
+			char a[64], b[64];
+			memcpy(a, base, len + 1);
+			a[pos] = (char)c;
+			b[0] = '0';
+			memcpy(b + 1, a, len + 1);
+			struct syslog_time ta, tb;
+			memset(&ta, 0, sizeof(ta));
+			memset(&tb, 0, sizeof(tb));
+			const char *pa = a, *pb = b;
+			int la = (int)len, lb = (int)len + 1;
+			bool ra = dt_scan_rfc3339_rs(&pa, &la, a + len, &ta);
+			bool rb = dt_scan_rfc3339_rs(&pb, &lb, b + len + 1, &tb);
+			ck_assert_msg(ra == rb, "byte %d at %zu: fast %d, general %d", c, pos, ra, rb);
+			if (!ra)
+				continue;
+			n_ok++;
+			ck_assert_msg(pa - a + 1 == pb - b && la == lb, "byte %d at %zu: cursors differ", c,
+				      pos);
+			same_time("mutation", &ta, &tb);
+		}
+	}
+	/* the unchanged bytes and the digits that keep the fields in range */
+	ck_assert_int_gt(n_ok, 20);
+}
+END_TEST
+
 /* `len` bounds the scan even when the buffer goes on (rsyslog's count). */
 START_TEST(t_rfc3339_len_bound)
 {
@@ -1454,6 +1491,7 @@ int main(void)
 	tc = tcase_create("datetime");
 	tcase_add_loop_test(tc, t_rfc3339_table, 0, (int)(sizeof(c3339s) / sizeof(c3339s[0])));
 	tcase_add_test(tc, t_rfc3339_len_bound);
+	tcase_add_test(tc, t_rfc3339_mutations);
 	tcase_add_loop_test(tc, t_rfc3164_table, 0, (int)(sizeof(c3164s) / sizeof(c3164s[0])));
 	tcase_add_test(tc, t_rfc3164_year_after);
 	tcase_add_test(tc, t_secfrac);

@@ -487,6 +487,53 @@ END_TEST
 
 /* The strgen fast paths must give the bytes of the generic renderer, also
  * for odd messages (no tag, LF at the end, long tag, empty fields). */
+/* RFC5424 fields of every length from 0 to 40 (the strgen copies short
+ * fields in pieces of 1-3, 4-7 and 8-16 bytes): the same bytes as the
+ * generic renderer, in every built-in format. */
+START_TEST(test_strgen_field_lengths)
+{
+	static const char *names[] = { "RSYSLOG_FileFormat", "RSYSLOG_TraditionalFileFormat",
+		"RSYSLOG_ForwardFormat", "RSYSLOG_TraditionalForwardFormat",
+		"RSYSLOG_SyslogProtocol23Format" };
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ";
+	static const uint32_t pow10[7] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
+	struct sbuf a = SBUF_INIT, b = SBUF_INIT;
+	for (int len = 0; len <= 40; len++) {
+		char f[4][48], sd[64], msgtext[48], raw[512];
+		for (int k = 0; k < 4; k++) {
+			memcpy(f[k], abc + k, (size_t)len);
+			f[k][len] = '\0';
+		}
+		snprintf(sd, sizeof(sd), "[x@1 a=\"%.*s\"]", len, abc);
+		snprintf(msgtext, sizeof(msgtext), "%.*s", len, abc + 5);
+		snprintf(raw, sizeof(raw), "<%d>1 2003-10-11T22:14:15.%.*sZ %s %s %s %s %s %s",
+			 len * 4 + 3, len % 7, "123456", len ? f[0] : "-", len ? f[1] : "-",
+			 len ? f[2] : "-", len ? f[3] : "-", len % 2 ? sd : "-", msgtext);
+		struct mspec sp = { raw, 1, len * 4 + 3, len ? f[0] : "-", NULL, 0,
+				    len ? f[1] : NULL, len ? f[2] : NULL, len ? f[3] : NULL,
+				    len % 2 ? sd : NULL, msgtext,
+				    T(2003, 10, 11, 22, 14, 15, len % 7, 123456 / pow10[6 - len % 7], 'Z', 0, 0) };
+		struct msg *m = make_msg(&sp);
+		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+			const struct template *t = tpl_find(names[k]);
+			ck_assert_ptr_nonnull(t);
+			sbuf_reset(&a);
+			sbuf_reset(&b);
+			ck_assert(tpl_render(t, m, &a));
+			ck_assert(tpl_render_generic(t, m, &b));
+			sbuf_cstr(&a);
+			sbuf_cstr(&b);
+			if (a.len != b.len || memcmp(a.buf, b.buf, a.len) != 0)
+				ck_abort_msg("%s length %d: strgen [%s] generic [%s]", names[k], len, a.buf,
+					     b.buf);
+		}
+		msg_release(m);
+	}
+	sbuf_free(&a);
+	sbuf_free(&b);
+}
+END_TEST
+
 START_TEST(test_strgen_equals_generic)
 {
 	static const char *names[] = { "RSYSLOG_FileFormat", "RSYSLOG_TraditionalFileFormat",
@@ -748,6 +795,7 @@ static Suite *template_suite(void)
 	tcase_add_test(tc, test_string_templates_match_rsyslog);
 	tcase_add_test(tc, test_builtins_match_rsyslog);
 	tcase_add_test(tc, test_strgen_equals_generic);
+	tcase_add_test(tc, test_strgen_field_lengths);
 	tcase_add_test(tc, test_list_template);
 	tcase_add_test(tc, test_jsonf_datatypes);
 	tcase_add_test(tc, test_variables);
