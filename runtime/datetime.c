@@ -572,6 +572,12 @@ static inline void put4(char *o, int v)
 	o[3] = (char)(v % 10 + '0');
 }
 
+/* "00" "01" ... "99" */
+static const char dt_digits2[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 /* The fraction as rsyslog prints it: as many digits as were written, but
  * counted modulo 6, and each "digit" squeezed through a short — so more
  * than six digits come out as rsyslog's odd bytes, byte for byte. */
@@ -582,9 +588,11 @@ static size_t put_secfrac(const struct syslog_time *t, char *o)
 		/* the usual case, every digit 0..9: the same bytes, without
 		 * a division by a variable per digit */
 		unsigned v = t->secfrac;
-		size_t n = t->secfrac_digits;
-		for (size_t i = n; i-- > 0; v /= 10)
-			o[i] = (char)(v % 10 + '0');
+		size_t n = t->secfrac_digits, i = n;
+		for (; i >= 2; i -= 2, v /= 100)
+			memcpy(o + i - 2, dt_digits2 + 2 * (v % 100), 2);
+		if (i)
+			o[0] = (char)(v % 10 + '0');
 		return n;
 	}
 
