@@ -180,6 +180,12 @@ static bool scan_3339(struct scan *s, struct syslog_time *t, const char **ts_end
 	int oh = 0, om = 0;
 	char mode;
 
+	/* not a timestamp at all (pmrfc3164 tries this first on every
+	 * message): the general scan below would read no year digits and
+	 * then want a '-' */
+	unsigned char c0 = s->len > 0 ? sc_peek(s) : 0;
+	if (!isdig((char)c0) && c0 != '-')
+		return false;
 	if (s->len >= 20 && s->end - s->p >= 20 && shape_3339(s->p)) {
 		/* "YYYY-MM-DDTHH:MM:SS" and no digit after it: exactly what the
 		 * general scan below reads, without its byte-by-byte loops */

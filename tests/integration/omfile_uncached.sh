@@ -1,15 +1,16 @@
 #!/bin/bash
 # omfile_uncached.sh - omfile's uncachedWrites (sluice; RWF_DONTCACHE).
 # One flood of 400,000 messages goes to three files, uncachedWrites "on",
-# "auto" and the default "off" (ioBufferSize 256k, flushOnTXEnd off:
+# the default "auto" and "off" (ioBufferSize 256k, flushOnTXEnd off:
 # large writes).
 # All three must hold every message once and be byte-identical (one
 # queue worker, so one order); the
 # "bytes.uncached" counter must be nonzero for "on" and "auto" and zero
 # for "off"; and after `sync` the page cache must hold (fincore) almost
 # none of the "on" and "auto" files but nearly all of the "off" file. A
-# second input sends 20 single messages to an "auto" file with the
-# default buffer: small writes, so its bytes.uncached must stay 0.
+# second input sends 20 single messages to a file with the defaults
+# ("auto", ioBufferSize 4k): small writes, so its bytes.uncached must
+# stay 0.
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
 NMSGS=${NMSGS:-400000}
@@ -31,13 +32,12 @@ ruleset(name="flood") {
 	action(type="omfile" file="$TESTDIR/on.log" template="RSYSLOG_TraditionalFileFormat"
 	       uncachedWrites="on" ioBufferSize="256k" flushOnTXEnd="off")
 	action(type="omfile" file="$TESTDIR/auto.log" template="RSYSLOG_TraditionalFileFormat"
-	       uncachedWrites="auto" ioBufferSize="256k" flushOnTXEnd="off")
-	action(type="omfile" file="$TESTDIR/off.log" template="RSYSLOG_TraditionalFileFormat"
 	       ioBufferSize="256k" flushOnTXEnd="off")
+	action(type="omfile" file="$TESTDIR/off.log" template="RSYSLOG_TraditionalFileFormat"
+	       uncachedWrites="off" ioBufferSize="256k" flushOnTXEnd="off")
 }
 ruleset(name="quiet") {
-	action(type="omfile" file="$TESTDIR/quiet.log" template="RSYSLOG_TraditionalFileFormat"
-	       uncachedWrites="auto")
+	action(type="omfile" file="$TESTDIR/quiet.log" template="RSYSLOG_TraditionalFileFormat")
 }
 EOF
 
