@@ -464,6 +464,8 @@ static void *omfile_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 	pthread_mutex_init(&a->mu, NULL);
 	a->iobuf = (size_t)(c->iobuf_size > 0 ? c->iobuf_size : 4096);
 	a->uncached_min = uncached_min;
+	long pg = sysconf(_SC_PAGESIZE);
+	a->page_size = pg > 0 ? (size_t)pg : 4096;
 	a->file_uid = pick_id(o, "fileowner", c->file_uid, "fileownernum", c->file_uid_num,
 			      m ? m->file_uid : -1, m ? m->file_uid_num : -1);
 	a->file_gid = pick_id(o, "filegroup", c->file_gid, "filegroupnum", c->file_gid_num,

@@ -104,6 +104,7 @@ struct omfile_act {
 	size_t iobuf;
 	size_t uncached_min;          /* uncachedWrites: smallest write to pass by the
 	                               * cache (SIZE_MAX = never) */
+	size_t page_size;             /* uncached spans end on a page boundary */
 	int file_uid, file_gid, dir_uid, dir_gid;
 	int close_timeout_s;          /* 0 = never */
 	struct cry_ctx *cry;          /* cry.provider="gcry" */

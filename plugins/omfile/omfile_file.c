@@ -193,16 +193,13 @@ static size_t write_iov(int fd, struct iovec **iov, int *n, size_t max, int flag
  * goes back to plain writes. */
 static size_t write_all(struct omfile_act *a, struct ofile *f, struct iovec *iov, int n, bool *ok)
 {
-	static size_t page;
 	size_t total = 0, done = 0;
 	int err = 0;
 	for (int i = 0; i < n; i++)
 		total += iov[i].iov_len;
 	if (f->uncached_ok && total >= a->uncached_min && total > 0) {
-		if (!page)
-			page = (size_t)sysconf(_SC_PAGESIZE);
 		off_t end = f->size + (off_t)total;
-		off_t aligned = end - end % (off_t)page;
+		off_t aligned = end - end % (off_t)a->page_size;
 		if (aligned > f->size) {
 			done = write_iov(f->fd, &iov, &n, (size_t)(aligned - f->size), RWF_DONTCACHE,
 					 &err);
