@@ -485,19 +485,38 @@ START_TEST(test_builtins_match_rsyslog)
 }
 END_TEST
 
-/* The strgen fast paths must give the bytes of the generic renderer, also
- * for odd messages (no tag, LF at the end, long tag, empty fields). */
+/* Every built-in format with a strgen fast path renders `m` exactly as
+ * the generic renderer does (`what` and `i` name the case). */
+static void strgen_same_as_generic(struct msg *m, const char *what, int i)
+{
+	static const char *names[] = { "RSYSLOG_FileFormat", "RSYSLOG_TraditionalFileFormat",
+		"RSYSLOG_ForwardFormat", "RSYSLOG_TraditionalForwardFormat",
+		"RSYSLOG_SyslogProtocol23Format" };
+	struct sbuf a = SBUF_INIT, b = SBUF_INIT;
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		const struct template *t = tpl_find(names[k]);
+		ck_assert_ptr_nonnull(t);
+		sbuf_reset(&a);
+		sbuf_reset(&b);
+		ck_assert(tpl_render(t, m, &a));
+		ck_assert(tpl_render_generic(t, m, &b));
+		sbuf_cstr(&a);
+		sbuf_cstr(&b);
+		if (a.len != b.len || memcmp(a.buf, b.buf, a.len) != 0)
+			ck_abort_msg("%s %s %d: strgen [%s] generic [%s]", names[k], what, i, a.buf,
+				     b.buf);
+	}
+	sbuf_free(&a);
+	sbuf_free(&b);
+}
+
 /* RFC5424 fields of every length from 0 to 40 (the strgen copies short
  * fields in pieces of 1-3, 4-7 and 8-16 bytes): the same bytes as the
  * generic renderer, in every built-in format. */
 START_TEST(test_strgen_field_lengths)
 {
-	static const char *names[] = { "RSYSLOG_FileFormat", "RSYSLOG_TraditionalFileFormat",
-		"RSYSLOG_ForwardFormat", "RSYSLOG_TraditionalForwardFormat",
-		"RSYSLOG_SyslogProtocol23Format" };
 	static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ";
 	static const uint32_t pow10[7] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
-	struct sbuf a = SBUF_INIT, b = SBUF_INIT;
 	for (int len = 0; len <= 40; len++) {
 		char f[4][48], sd[64], msgtext[48], raw[512];
 		for (int k = 0; k < 4; k++) {
@@ -514,31 +533,16 @@ START_TEST(test_strgen_field_lengths)
 				    len % 2 ? sd : NULL, msgtext,
 				    T(2003, 10, 11, 22, 14, 15, len % 7, 123456 / pow10[6 - len % 7], 'Z', 0, 0) };
 		struct msg *m = make_msg(&sp);
-		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-			const struct template *t = tpl_find(names[k]);
-			ck_assert_ptr_nonnull(t);
-			sbuf_reset(&a);
-			sbuf_reset(&b);
-			ck_assert(tpl_render(t, m, &a));
-			ck_assert(tpl_render_generic(t, m, &b));
-			sbuf_cstr(&a);
-			sbuf_cstr(&b);
-			if (a.len != b.len || memcmp(a.buf, b.buf, a.len) != 0)
-				ck_abort_msg("%s length %d: strgen [%s] generic [%s]", names[k], len, a.buf,
-					     b.buf);
-		}
+		strgen_same_as_generic(m, "field length", len);
 		msg_release(m);
 	}
-	sbuf_free(&a);
-	sbuf_free(&b);
 }
 END_TEST
 
+/* The strgen fast paths must give the bytes of the generic renderer, also
+ * for odd messages (no tag, LF at the end, long tag, empty fields). */
 START_TEST(test_strgen_equals_generic)
 {
-	static const char *names[] = { "RSYSLOG_FileFormat", "RSYSLOG_TraditionalFileFormat",
-		"RSYSLOG_ForwardFormat", "RSYSLOG_TraditionalForwardFormat",
-		"RSYSLOG_SyslogProtocol23Format" };
 	static const struct mspec odd[] = {
 		{ "<13>Feb  9 09:09:09 hx averyveryveryveryverylongtagname0123456789[77]: x\n", 0,
 		  13, "hx", "averyveryveryveryverylongtagname0123456789[77]:", 42, NULL, NULL, NULL,
@@ -548,28 +552,15 @@ START_TEST(test_strgen_equals_generic)
 		{ "<86>1 - - - - - - x", 1, 86, "-", NULL, 0, NULL, NULL, NULL, NULL, "x",
 		  T(2000, 12, 31, 0, 0, 0, 0, 0, 'Z', 0, 0) },
 	};
-	struct sbuf a = SBUF_INIT, b = SBUF_INIT;
+	struct sbuf a = SBUF_INIT;
 	struct msg *extra[3];
 	for (int i = 0; i < 3; i++) {
 		extra[i] = make_msg(&odd[i]);
 		if (!odd[i].host)
 			extra[i]->flags |= MSG_HOST_IS_FROMHOST;
 	}
-	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-		const struct template *t = tpl_find(names[k]);
-		ck_assert_ptr_nonnull(t);
-		for (int i = 0; i < NMSG + 3; i++) {
-			struct msg *m = i < NMSG ? msgs[i] : extra[i - NMSG];
-			sbuf_reset(&a);
-			sbuf_reset(&b);
-			ck_assert(tpl_render(t, m, &a));
-			ck_assert(tpl_render_generic(t, m, &b));
-			sbuf_cstr(&a);
-			sbuf_cstr(&b);
-			if (a.len != b.len || memcmp(a.buf, b.buf, a.len) != 0)
-				ck_abort_msg("%s msg %d: strgen [%s] generic [%s]", names[k], i, a.buf, b.buf);
-		}
-	}
+	for (int i = 0; i < NMSG + 3; i++)
+		strgen_same_as_generic(i < NMSG ? msgs[i] : extra[i - NMSG], "msg", i);
 	sbuf_reset(&a);
 	ck_assert(tpl_render(tpl_find("RSYSLOG_TraditionalForwardFormat"), extra[0], &a));
 	sbuf_cstr(&a);
@@ -582,7 +573,6 @@ START_TEST(test_strgen_equals_generic)
 	for (int i = 0; i < 3; i++)
 		msg_release(extra[i]);
 	sbuf_free(&a);
-	sbuf_free(&b);
 }
 END_TEST
 
