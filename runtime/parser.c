@@ -44,13 +44,37 @@ static uint32_t first_to_sanitize(const unsigned char *src, uint32_t len)
 	if (!esc_8bit) {
 		i = 0;
 #ifdef __SSE2__
-		/* 16 bytes at a time: is a byte <= top (unsigned)? */
+		/* 32, then 16 bytes at a time: is a byte <= top (unsigned)? That
+		 * is exactly the scalar test below, so the first set bit of
+		 * the mask is the answer. */
 		const __m128i top = _mm_set1_epi8(esc_cc ? 31 : 0);
-		for (; i + 16 <= len; i += 16) {
-			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
-			if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, top), v)))
-				break;
+#define SL_LE_TOP(v) _mm_cmpeq_epi8(_mm_min_epu8(v, top), v)
+		for (; i + 32 <= len; i += 32) {
+			__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+			__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(src + i + 16));
+			if (_mm_movemask_epi8(_mm_or_si128(SL_LE_TOP(a), SL_LE_TOP(b)))) {
+				unsigned mk = (unsigned)_mm_movemask_epi8(SL_LE_TOP(a)) |
+					      (unsigned)_mm_movemask_epi8(SL_LE_TOP(b)) << 16;
+				return i + (uint32_t)__builtin_ctz(mk);
+			}
 		}
+		if (len >= 16) {
+			if (i + 16 <= len) {
+				__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+				unsigned mk = (unsigned)_mm_movemask_epi8(SL_LE_TOP(v));
+				if (mk)
+					return i + (uint32_t)__builtin_ctz(mk);
+				i += 16;
+			}
+			if (i < len) {
+				/* the last 16 bytes, overlapping clean ones */
+				__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + len - 16));
+				unsigned mk = (unsigned)_mm_movemask_epi8(SL_LE_TOP(v));
+				return mk ? len - 16 + (uint32_t)__builtin_ctz(mk) : len;
+			}
+			return len;
+		}
+#undef SL_LE_TOP
 #endif
 		/* 8 bytes at a time: does the word hold a byte below `lim`?
 		 * (exact for lim <= 128, bytes >= 0x80 never match) */

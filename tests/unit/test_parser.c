@@ -367,6 +367,52 @@ static struct msg *sanitized(const char *raw, size_t len)
 	ck_assert_int_eq((m)->raw[(m)->raw_len], 0);                                     \
 } while (0)
 
+/* One byte to escape at every position of texts of 1 to 80 bytes (the
+ * scan goes 32, 16 bytes at a time, then the last 16 bytes overlapping,
+ * or byte by byte for short texts), among printable and 8-bit bytes that
+ * must be left alone; with escape_cc on (\001 escaped) and off (only NUL
+ * escaped, \001 kept). */
+START_TEST(test_sanitize_every_position)
+{
+	for (int cc = 0; cc < 2; cc++) {
+		glbl.escape_cc = cc == 1;
+		const char bad = cc ? '\001' : '\0';
+		const char *esc = cc ? "#001" : "#000";
+		for (size_t len = 1; len <= 80; len++) {
+			for (size_t pos = 0; pos <= len; pos++) { /* pos == len: none */
+				char in[96], want[128];
+				for (size_t k = 0; k < len; k++)
+					in[k] = k % 5 == 4 ? (char)0xc3 : (char)('a' + k % 26);
+				if (!cc && len > 4 && pos != 3)
+					in[3] = '\001'; /* without escape_cc: kept if nothing
+							 * else is escaped, else dropped */
+				size_t wl = 0;
+				if (pos < len - 1)
+					in[pos] = bad;
+				for (size_t k = 0; k < len; k++) {
+					if (k == pos && pos < len - 1) {
+						memcpy(want + wl, esc, 4);
+						wl += 4;
+					} else if (!cc && in[k] == '\001' && pos < len - 1 && k + 1 >= pos) {
+						/* dropped by the copy, which starts one byte
+						 * before the first to escape (as rsyslog's) */
+						continue;
+					} else {
+						want[wl++] = in[k];
+					}
+				}
+				struct msg *m = sanitized(in, len);
+				ck_assert_msg(m->raw_len == wl && memcmp(m->raw, want, wl) == 0,
+					      "escape_cc %d, length %zu, byte at %zu: got '%.*s'", cc, len,
+					      pos, (int)m->raw_len, m->raw);
+				msg_release(m);
+			}
+		}
+	}
+	glbl_reset();
+}
+END_TEST
+
 START_TEST(test_sanitize_defaults)
 {
 	struct msg *m;
@@ -733,6 +779,7 @@ int main(void)
 
 	tc = tcase_create("sanitize");
 	tcase_add_test(tc, test_sanitize_defaults);
+	tcase_add_test(tc, test_sanitize_every_position);
 	tcase_add_test(tc, test_sanitize_options);
 	tcase_add_test(tc, test_sanitize_truncates);
 	suite_add_tcase(s, tc);
