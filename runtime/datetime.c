@@ -564,25 +564,24 @@ time_t dt_to_epoch(const struct syslog_time *t)
 
 /* ----------------------------------------------------------- formatting */
 
-static inline void put2(char *o, unsigned v)
-{
-	o[0] = (char)((v / 10) % 10 + '0');
-	o[1] = (char)(v % 10 + '0');
-}
-
-static inline void put4(char *o, int v)
-{
-	o[0] = (char)((v / 1000) % 10 + '0');
-	o[1] = (char)((v / 100) % 10 + '0');
-	o[2] = (char)((v / 10) % 10 + '0');
-	o[3] = (char)(v % 10 + '0');
-}
-
 /* "00" "01" ... "99" */
-static const char dt_digits2[201] =
+static const char digits2[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
+
+/* The last two decimal digits of v */
+static inline void put2(char *o, unsigned v)
+{
+	memcpy(o, digits2 + 2 * (v % 100), 2);
+}
+
+/* The last four decimal digits of v (v >= 0) */
+static inline void put4(char *o, int v)
+{
+	put2(o, (unsigned)v / 100);
+	put2(o + 2, (unsigned)v);
+}
 
 /* The fraction as rsyslog prints it: as many digits as were written, but
  * counted modulo 6, and each "digit" squeezed through a short — so more
@@ -596,7 +595,7 @@ static size_t put_secfrac(const struct syslog_time *t, char *o)
 		unsigned v = t->secfrac;
 		size_t n = t->secfrac_digits, i = n;
 		for (; i >= 2; i -= 2, v /= 100)
-			memcpy(o + i - 2, dt_digits2 + 2 * (v % 100), 2);
+			put2(o + i - 2, v % 100);
 		if (i)
 			o[0] = (char)(v % 10 + '0');
 		return n;

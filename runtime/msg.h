@@ -142,6 +142,18 @@ static inline const char *msg_span_ptr(const struct msg *m, struct msg_span s)
 	return m->raw + s.off;
 }
 
+/* The span's bytes, or "-" when it is empty (RFC5424's nil value, as
+ * %app-name%, %procid%, %msgid% and %structured-data% print it). */
+static inline const char *msg_span_or_dash(const struct msg *m, struct msg_span s, size_t *len)
+{
+	if (s.len) {
+		*len = s.len;
+		return msg_span_ptr(m, s);
+	}
+	*len = 1;
+	return "-";
+}
+
 /* Replace the raw buffer (used when sanitising must grow it). Takes
  * ownership of `raw`, which must come from malloc. */
 void msg_set_raw(struct msg *m, char *raw, uint32_t len);

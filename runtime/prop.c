@@ -292,16 +292,6 @@ static const char *get_procid(const struct msg *m, size_t *len)
 	return "-";
 }
 
-static const char *span_or_dash(const struct msg *m, struct msg_span sp, size_t *len)
-{
-	if (sp.len) {
-		*len = sp.len;
-		return msg_span_ptr(m, sp);
-	}
-	*len = 1;
-	return "-";
-}
-
 static const char *get_appname(const struct msg *m, size_t *len)
 {
 	if (m->protocol_version == 1) {
@@ -310,7 +300,7 @@ static const char *get_appname(const struct msg *m, size_t *len)
 			*len = 0;
 			return "";
 		}
-		return span_or_dash(m, m->app_name, len);
+		return msg_span_or_dash(m, m->app_name, len);
 	}
 	const char *p = get_programname(m, len);
 	if (*len == 0) {
@@ -551,14 +541,14 @@ const char *prop_get(const struct msg *m, const struct prop_ref *ref,
 		*len = 1;
 		return m->protocol_version == 1 ? "1" : "0";
 	case PROP_STRUCTURED_DATA:
-		return span_or_dash(m, m->sd, len);
+		return msg_span_or_dash(m, m->sd, len);
 	case PROP_APP_NAME:
 		return get_appname(m, len);
 	case PROP_PROCID:
 		return get_procid(m, len);
 	case PROP_MSGID:
 		if (m->protocol_version == 1)
-			return span_or_dash(m, m->msgid, len);
+			return msg_span_or_dash(m, m->msgid, len);
 		*len = 1;
 		return "-";
 	case PROP_INPUTNAME:

@@ -173,10 +173,10 @@ void ruleset_consume(void *arg, struct msg **msgs, int n, struct worker *w)
  * workers skip parsing them. A queue that keeps up gets its messages
  * unparsed, as before, and the input thread stays free for reading.
  * Only for inputs that wait for room (FLOW_DELAY: TCP, TLS, unix
- * stream sockets). The result is the same either way (parser_parse is
- * the same function, and its outcome depends only on the message and its
- * ruleset). Measured
- * in doc/benchmarks.md ("Parsing on the input thread"). */
+ * stream sockets). The result is the same either way: parser_parse is
+ * the same function, and its outcome depends only on the message, its
+ * ruleset and the global settings. Measured in doc/benchmarks.md
+ * ("Parsing on the input thread"). */
 #define PARSE_AHEAD_BATCHES 4
 
 static void parse_ahead(struct queue *q, struct msg **msgs, int n, enum flow_ctl fc)

@@ -23,22 +23,26 @@ static const char *prop(const struct msg *m, enum prop_id id, size_t *len)
 	return prop_get(m, &r, len, &sg_scratch);
 }
 
+/* A valid PRI as "<nnn>" at d (at most 5 bytes); returns the end. */
+static inline char *pri_digits(char *d, unsigned p)
+{
+	*d++ = '<';
+	if (p >= 100)
+		*d++ = (char)('0' + p / 100);
+	if (p >= 10)
+		*d++ = (char)('0' + (p / 10) % 10);
+	*d++ = (char)('0' + p % 10);
+	*d++ = '>';
+	return d;
+}
+
 /* PRI as "<nnn>"; an invalid PRI as "<invld>", as %PRI% prints it */
 static bool put_pri(struct sbuf *o, const struct msg *m)
 {
 	char b[8];
-	unsigned p = m->pri;
-	size_t n = 0;
 	if (m->facility == MSG_FACILITY_INVALID)
 		return sbuf_append(o, "<invld>", 7);
-	b[n++] = '<';
-	if (p >= 100)
-		b[n++] = (char)('0' + p / 100);
-	if (p >= 10)
-		b[n++] = (char)('0' + (p / 10) % 10);
-	b[n++] = (char)('0' + p % 10);
-	b[n++] = '>';
-	return sbuf_append(o, b, n);
+	return sbuf_append(o, b, (size_t)(pri_digits(b, m->pri) - b));
 }
 
 /* Copy n bytes, most often a short field, without a call into libc:
@@ -65,13 +69,6 @@ static inline char *put(char *d, const char *s, size_t n)
 		d[n - 1] = s[n - 1];
 	}
 	return d + n;
-}
-
-/* A span, or "-" when it is empty (prop.c's span_or_dash). */
-static inline void span_or_dash(const struct msg *m, struct msg_span sp, const char **v, size_t *n)
-{
-	*v = sp.len ? msg_span_ptr(m, sp) : "-";
-	*n = sp.len ? sp.len : 1;
 }
 
 /* "TIMESTAMP HOSTNAME TAG[SP]MSG" shared by all four classic formats;
@@ -151,23 +148,15 @@ bool strgen_protocol23(const struct msg *m, struct sbuf *out)
 		size_t vl[5], total = 8 + tl + 5 + 1 + m->msg.len + 1;
 		v[0] = msg_span_ptr(m, m->hostname);
 		vl[0] = m->hostname.len;
-		span_or_dash(m, m->app_name, &v[1], &vl[1]);
-		span_or_dash(m, m->procid, &v[2], &vl[2]);
-		span_or_dash(m, m->msgid, &v[3], &vl[3]);
-		span_or_dash(m, m->sd, &v[4], &vl[4]);
+		v[1] = msg_span_or_dash(m, m->app_name, &vl[1]);
+		v[2] = msg_span_or_dash(m, m->procid, &vl[2]);
+		v[3] = msg_span_or_dash(m, m->msgid, &vl[3]);
+		v[4] = msg_span_or_dash(m, m->sd, &vl[4]);
 		for (int i = 0; i < 5; i++)
 			total += vl[i];
 		if (out->cap - out->len < total && !sbuf_grow(out, total))
 			return false;
-		char *d = out->buf + out->len;
-		unsigned p = m->pri;
-		*d++ = '<';
-		if (p >= 100)
-			*d++ = (char)('0' + p / 100);
-		if (p >= 10)
-			*d++ = (char)('0' + (p / 10) % 10);
-		*d++ = (char)('0' + p % 10);
-		*d++ = '>';
+		char *d = pri_digits(out->buf + out->len, m->pri);
 		*d++ = '1';
 		*d++ = ' ';
 		d = put(d, tb, tl);
