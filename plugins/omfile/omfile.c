@@ -130,7 +130,7 @@ static const struct param_desc omfile_params[] = {
 	{ "dynafile.donotsuspend", PARAM_BINARY, "on", 0, AOFF(dyna_no_suspend), "dynaFile open errors drop the message instead of suspending" },
 	{ "rotation.sizeLimit", PARAM_SIZE, "0", 0, AOFF(rotation_size), "run rotation.sizeLimitCommand when the file reaches this size (0 = never)" },
 	{ "rotation.sizeLimitCommand", PARAM_STRING, NULL, 0, AOFF(rotation_cmd), "program run with the file name as argument" },
-	{ "uncachedWrites", PARAM_WORD, "auto", 0, AOFF(uncached), "sluice: auto (writes of 64k or more), on or off: whole pages written past the page cache (RWF_DONTCACHE)" },
+	{ "uncachedWrites", PARAM_WORD, "auto", 0, AOFF(uncached), "sluice: auto (writes of 64k or more), on or off: whole pages written past the page cache (O_DIRECT with ioBufferSize >= 64k, else RWF_DONTCACHE)" },
 	/* legacy $Directives: defaults of the legacy-syntax actions after them */
 	{ "actionfileenablesync", PARAM_BINARY, NULL, PARAM_LEGACY, AOFF(sync), "$ActionFileEnableSync" },
 	{ "fileowner", PARAM_UID, NULL, PARAM_LEGACY, AOFF(file_uid), "$FileOwner" },
@@ -210,6 +210,7 @@ static struct ofile *ofile_new(const char *name, size_t len, uint32_t hash)
 	memcpy(f->name, name, len);
 	f->name[len] = '\0';
 	f->fd = -1;
+	f->dfd = -1;
 	f->hash = hash;
 	return f;
 }
@@ -219,6 +220,7 @@ static void ofile_free(struct omfile_act *a, struct ofile *f)
 	ofile_close(a, f);
 	sbuf_free(&f->buf);
 	sbuf_free(&f->xout);
+	free(f->dbuf);
 	free(f->name);
 	free(f);
 }
@@ -375,6 +377,7 @@ static void omfile_stats_register(struct omfile_act *a)
 	stats_obj_add(o, "dropped", &st->dropped, R);
 	stats_obj_add(o, "rotations", &st->rotations, R);
 	stats_obj_add(o, "bytes.uncached", &st->bytes_uncached, R);
+	stats_obj_add(o, "bytes.direct", &st->bytes_direct, R);
 	a->stats_obj = o;
 }
 
@@ -466,6 +469,8 @@ static void *omfile_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 	a->uncached_min = uncached_min;
 	long pg = sysconf(_SC_PAGESIZE);
 	a->page_size = pg > 0 ? (size_t)pg : 4096;
+	if (uncached_min != SIZE_MAX && a->iobuf >= OMFILE_UNCACHED_AUTO && !cry && c->zip_level == 0)
+		a->dio_cap = (a->iobuf + a->page_size - 1) / a->page_size * a->page_size;
 	a->file_uid = pick_id(o, "fileowner", c->file_uid, "fileownernum", c->file_uid_num,
 			      m ? m->file_uid : -1, m ? m->file_uid_num : -1);
 	a->file_gid = pick_id(o, "filegroup", c->file_gid, "filegroupnum", c->file_gid_num,

@@ -65,6 +65,15 @@ struct ofile {
 	struct cry_file *cry;         /* cry.provider: the cipher state */
 	off_t size;                   /* current file size (rotation, encinfo, uncached writes) */
 	bool uncached_ok;             /* a regular file whose writes may bypass the cache */
+	/* Direct writes (uncachedWrites with ioBufferSize >= 64k, see
+	 * omfile_file.c): while dfd >= 0 the file's bytes collect in dbuf
+	 * instead of buf. dbuf starts at a page boundary of the file: its
+	 * first dhead bytes are already in the file (the start of the last,
+	 * partial page), the bytes from dhead to dlen are pending. */
+	int dfd;                      /* O_DIRECT descriptor; -1 = plain writes */
+	char *dbuf;                   /* a->dio_cap bytes, page-aligned */
+	size_t dhead, dlen;
+	bool dio_off;                 /* not (again) until the file is reopened */
 	time_t first_pending;         /* when buf became non-empty */
 	time_t last_write;            /* for closeTimeout */
 	uint32_t hash;
@@ -94,7 +103,9 @@ struct omfile_stats {
 	atomic_uint_fast64_t dropped;      /* dynaFile messages whose file could not be opened */
 	atomic_uint_fast64_t evictions;
 	atomic_uint_fast64_t rotations;
-	atomic_uint_fast64_t bytes_uncached; /* of `bytes`: written with RWF_DONTCACHE */
+	atomic_uint_fast64_t bytes_uncached; /* of `bytes`: written past the page cache
+	                                      * (O_DIRECT or RWF_DONTCACHE) */
+	atomic_uint_fast64_t bytes_direct;   /* of those: written with O_DIRECT */
 };
 
 struct omfile_act {
@@ -105,6 +116,9 @@ struct omfile_act {
 	size_t uncached_min;          /* uncachedWrites: smallest write to pass by the
 	                               * cache (SIZE_MAX = never) */
 	size_t page_size;             /* uncached spans end on a page boundary */
+	size_t dio_cap;               /* direct writes: ioBufferSize rounded up to whole
+	                               * pages; 0 = none (uncachedWrites off or
+	                               * ioBufferSize below OMFILE_UNCACHED_AUTO) */
 	int file_uid, file_gid, dir_uid, dir_gid;
 	int close_timeout_s;          /* 0 = never */
 	struct cry_ctx *cry;          /* cry.provider="gcry" */

@@ -90,6 +90,165 @@ static int make_parent_dirs(struct omfile_act *a, const char *path)
 	return 0;
 }
 
+/* ---- direct writes ----
+ *
+ * uncachedWrites (auto or on) with an ioBufferSize of 64k or more: the
+ * file's buffer is a page-aligned block written with O_DIRECT, so the
+ * bytes go from it to the disk without being copied into page-cache
+ * pages first (the kernel's largest cost of a busy log file). Every
+ * direct write covers whole pages and starts on a page boundary of the
+ * file: the buffer begins with the part of the last page that is
+ * already in the file (dhead bytes, rewritten unchanged) and a full
+ * buffer is written whole. Only a flush (flushInterval, flushOnTXEnd,
+ * the queue running empty, close) leaves a partial page; its bytes are
+ * appended through the ordinary descriptor (and cached), and the next
+ * direct write covers that page again.
+ *
+ * The ordinary descriptor stays open (O_APPEND) for those tails and for
+ * everything else: when the file is not what we wrote (its size differs:
+ * another writer appended, or it was truncated) or a direct write fails,
+ * the pending bytes move to the ordinary buffer and the file goes on
+ * with plain appends until it is reopened, the write error (if any)
+ * being reported there as for any write. File systems without O_DIRECT
+ * refuse the open and the file keeps the RWF_DONTCACHE path. */
+
+static void dio_close(struct ofile *f)
+{
+	if (f->dfd >= 0)
+		close(f->dfd);
+	f->dfd = -1;
+	f->dhead = f->dlen = 0;
+}
+
+static void dio_open(struct omfile_act *a, struct ofile *f)
+{
+	size_t pg = a->page_size;
+	struct stat st;
+	f->dio_off = true; /* one try per open */
+	if (fstat(f->fd, &st) != 0 || st.st_size != f->size)
+		return;
+	size_t head = (size_t)(f->size % (off_t)pg);
+	char path[64];
+	struct stat dst;
+	/* the same file as f->fd, not whatever has its name by now */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", f->fd);
+	int flags = (head ? O_RDWR : O_WRONLY) | O_DIRECT | O_CLOEXEC | O_NOCTTY;
+	int dfd = open(path, flags);
+	if (dfd < 0 && errno == ENOENT) /* no /proc */
+		dfd = open(f->name, flags);
+	if (dfd < 0)
+		return; /* no O_DIRECT here (EINVAL), or not readable: RWF_DONTCACHE */
+	if (fstat(dfd, &dst) != 0 || dst.st_dev != st.st_dev || dst.st_ino != st.st_ino)
+		goto no;
+	if (!f->dbuf) {
+		void *p;
+		if (posix_memalign(&p, pg, a->dio_cap) != 0)
+			goto no;
+		f->dbuf = p;
+	}
+	/* a partial last page: its bytes begin the buffer (an O_DIRECT read of
+	 * the whole page returns what there is) */
+	if (head && pread(dfd, f->dbuf, pg, f->size - (off_t)head) != (ssize_t)head)
+		goto no;
+	f->dfd = dfd;
+	f->dhead = f->dlen = head;
+	f->dio_off = false;
+	return;
+no:
+	close(dfd);
+}
+
+/* Direct writes end for this file (until it is reopened): the pending
+ * bytes become the ordinary buffer's (which is empty while direct writes
+ * are on). */
+static void dio_stop(struct omfile_act *a, struct ofile *f)
+{
+	if (f->dfd < 0)
+		return;
+	f->dio_off = true;
+	if (f->dlen > f->dhead && !sbuf_append(&f->buf, f->dbuf + f->dhead, f->dlen - f->dhead)) {
+		atomic_fetch_add_explicit(&a->stats.dropped, 1, memory_order_relaxed);
+		omfile_log_err(a, "omfile: out of memory: %zu bytes for file '%s' lost", f->dlen - f->dhead,
+			       f->name);
+	}
+	dio_close(f);
+}
+
+/* Write the first n bytes of dbuf (whole pages) at their place in the
+ * file. False: direct writes stopped (dio_stop), the caller goes on with
+ * the ordinary path. */
+static bool dio_write(struct omfile_act *a, struct ofile *f, size_t n)
+{
+	struct stat st = { .st_size = -1 };
+	off_t base = f->size - (off_t)f->dhead;
+	if (fstat(f->fd, &st) != 0 || st.st_size != f->size) {
+		omfile_log_err(a, "omfile: file '%s' is %lld bytes, %lld expected (another writer?): "
+			       "appending without O_DIRECT until it is reopened", f->name,
+			       (long long)st.st_size, (long long)f->size);
+		dio_stop(a, f);
+		return false;
+	}
+	ssize_t w;
+	do
+		w = pwrite(f->dfd, f->dbuf, n, base);
+	while (w < 0 && errno == EINTR);
+	if (w != (ssize_t)n) {
+		/* a short write (disk full) keeps what reached the file; the
+		 * ordinary path then writes the rest or reports the error */
+		if (w > (ssize_t)f->dhead && fstat(f->fd, &st) == 0 && st.st_size == base + w) {
+			size_t done = (size_t)w - f->dhead;
+			f->size = base + w;
+			atomic_fetch_add_explicit(&a->stats.bytes, done, memory_order_relaxed);
+			memmove(f->dbuf, f->dbuf + w, f->dlen - (size_t)w);
+			f->dlen -= (size_t)w;
+			f->dhead = 0;
+		}
+		dio_stop(a, f);
+		return false;
+	}
+	size_t done = n - f->dhead;
+	f->size = base + (off_t)n;
+	atomic_fetch_add_explicit(&a->stats.writes, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&a->stats.bytes, done, memory_order_relaxed);
+	atomic_fetch_add_explicit(&a->stats.bytes_uncached, done, memory_order_relaxed);
+	atomic_fetch_add_explicit(&a->stats.bytes_direct, done, memory_order_relaxed);
+	memmove(f->dbuf, f->dbuf + n, f->dlen - n);
+	f->dlen -= n;
+	f->dhead = 0;
+	return true;
+}
+
+/* A flush with direct writes: the whole pages directly, the rest appended
+ * through the ordinary descriptor; that partial page stays at the start of
+ * the buffer. False: direct writes stopped, the ordinary path goes on. */
+static bool dio_flush(struct omfile_act *a, struct ofile *f)
+{
+	size_t whole = f->dlen - f->dlen % a->page_size;
+	if (whole > f->dhead && !dio_write(a, f, whole))
+		return false;
+	size_t at = f->dhead;
+	while (at < f->dlen) {
+		ssize_t w = write(f->fd, f->dbuf + at, f->dlen - at);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		at += (size_t)w;
+	}
+	size_t done = at - f->dhead;
+	if (done) {
+		f->size += (off_t)done;
+		atomic_fetch_add_explicit(&a->stats.writes, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&a->stats.bytes, done, memory_order_relaxed);
+	}
+	f->dhead = at;
+	if (at < f->dlen) {
+		dio_stop(a, f);
+		return false;
+	}
+	return true;
+}
+
 int ofile_open(struct omfile_act *a, struct ofile *f)
 {
 	const int flags = O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC;
@@ -128,6 +287,7 @@ int ofile_open(struct omfile_act *a, struct ofile *f)
 		}
 	}
 	f->fd = fd;
+	f->dio_off = !a->dio_cap || !f->uncached_ok;
 	atomic_fetch_add_explicit(&a->stats.opened, 1, memory_order_relaxed);
 	return 0;
 fail:
@@ -352,6 +512,7 @@ static bool write_error(struct omfile_act *a, struct ofile *f, int e)
 		f->zs = NULL;
 		f->zmember = false;
 	}
+	dio_stop(a, f);
 	if (f->fd >= 0) {
 		close(f->fd);
 		atomic_fetch_add_explicit(&a->stats.closed, 1, memory_order_relaxed);
@@ -364,6 +525,7 @@ bool ofile_write(struct omfile_act *a, struct ofile *f, const char *data, size_t
 		 size_t *data_done)
 {
 	*data_done = 0;
+	dio_stop(a, f); /* (not while direct writes are on; see ofile_put) */
 	if (f->fd < 0 && ofile_open(a, f) < 0)
 		return false;
 	if (a->cfg->zip_level > 0 || f->cry) {
@@ -411,7 +573,7 @@ bool ofile_write(struct omfile_act *a, struct ofile *f, const char *data, size_t
 
 bool ofile_has_pending(const struct ofile *f)
 {
-	return f->buf.len || f->xout.len;
+	return f->buf.len || f->xout.len || f->dlen > f->dhead;
 }
 
 bool ofile_flush(struct omfile_act *a, struct ofile *f)
@@ -419,6 +581,12 @@ bool ofile_flush(struct omfile_act *a, struct ofile *f)
 	size_t done;
 	if (!ofile_has_pending(f))
 		return true;
+	if (f->dfd >= 0) {
+		if (dio_flush(a, f)) {
+			after_write(a, f);
+			return true;
+		}
+	}
 	return ofile_write(a, f, NULL, 0, &done);
 }
 
@@ -426,12 +594,44 @@ bool ofile_put(struct omfile_act *a, struct ofile *f, const char *data, size_t l
 	       size_t *consumed)
 {
 	*consumed = 0;
+	if (f->fd < 0 && ofile_open(a, f) < 0)
+		return false;
+	if (!f->dio_off && f->dfd < 0 && f->buf.len == 0)
+		dio_open(a, f);
+	if (f->dfd >= 0) {
+		if (f->dlen == f->dhead)
+			f->first_pending = time(NULL);
+		while (len) {
+			size_t k = a->dio_cap - f->dlen < len ? a->dio_cap - f->dlen : len;
+			memcpy(f->dbuf + f->dlen, data, k);
+			f->dlen += k;
+			data += k;
+			len -= k;
+			*consumed += k;
+			if (f->dlen == a->dio_cap) {
+				if (!dio_write(a, f, f->dlen)) {
+					size_t more;
+					bool ok = ofile_write(a, f, data, len, &more);
+					*consumed += more;
+					return ok;
+				}
+				after_write(a, f);
+				if (f->dfd < 0) { /* rotated: the rest goes to the new file */
+					size_t more;
+					bool ok = ofile_put(a, f, data, len, flush, &more);
+					*consumed += more;
+					return ok;
+				}
+			}
+		}
+		return flush ? ofile_flush(a, f) : true;
+	}
 	/* A big chunk into an empty buffer (a worker's whole transaction,
 	 * usually) is written as it is rather than copied into the buffer
 	 * first; gzip and encryption keep buffering. */
-	bool direct = f->buf.len == 0 && len >= a->iobuf / 2 && a->cfg->zip_level == 0 && !f->cry &&
+	bool as_is = f->buf.len == 0 && len >= a->iobuf / 2 && a->cfg->zip_level == 0 && !f->cry &&
 		      f->fd >= 0;
-	if (f->buf.len + len <= a->iobuf && !direct) {
+	if (f->buf.len + len <= a->iobuf && !as_is) {
 		if (f->fd < 0 && ofile_open(a, f) < 0)
 			return false;
 		if (f->buf.cap < a->iobuf && !sbuf_grow(&f->buf, a->iobuf - f->buf.len))
@@ -449,6 +649,7 @@ void ofile_close(struct omfile_act *a, struct ofile *f)
 {
 	if (f->fd >= 0) {
 		ofile_flush(a, f);
+		dio_stop(a, f); /* what a failed flush left moves to buf */
 		if (f->fd >= 0 && f->zs && f->zmember) {
 			size_t from = f->xout.len;
 			if (zip_bytes(a, f, NULL, 0, Z_FINISH) && f->cry && f->xout.len > from)

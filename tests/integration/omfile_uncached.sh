@@ -1,16 +1,22 @@
 #!/bin/bash
-# omfile_uncached.sh - omfile's uncachedWrites (sluice; RWF_DONTCACHE).
-# One flood of 400,000 messages goes to three files, uncachedWrites "on",
-# the default "auto" and "off" (ioBufferSize 256k, flushOnTXEnd off:
-# large writes).
-# All three must hold every message once and be byte-identical (one
-# queue worker, so one order); the
-# "bytes.uncached" counter must be nonzero for "on" and "auto" and zero
-# for "off"; and after `sync` the page cache must hold (fincore) almost
-# none of the "on" and "auto" files but nearly all of the "off" file. A
-# second input sends 20 single messages to a file with the defaults
-# ("auto", ioBufferSize 4k): small writes, so its bytes.uncached must
-# stay 0.
+# omfile_uncached.sh - omfile's uncachedWrites (sluice; O_DIRECT with an
+# ioBufferSize of 64k or more, else RWF_DONTCACHE).
+# A flood of 400,000 messages, in two halves, goes to four files:
+# uncachedWrites "on", the default "auto", "off" (ioBufferSize 256k,
+# flushOnTXEnd off: large writes), and "shared" (auto) which another
+# process appends a line to between the halves. Every file starts with a
+# seed line already in it (a size that is not a multiple of the page:
+# the first direct write must carry the partial page along).
+# on, auto and off must hold the seed and every message once and be
+# byte-identical (one queue worker, so one order); shared must be the
+# same with the other process's line between the halves, whole (the
+# file goes back to plain appends when its size is not what sluiced
+# wrote). "bytes" must match the files, "bytes.uncached" and
+# "bytes.direct" be nonzero for on, auto and shared and zero for off;
+# after `sync` the page cache must hold (fincore) almost none of the
+# on and auto files but most of the off file. A second input sends 20
+# single messages to a file with the defaults ("auto", ioBufferSize 4k):
+# small writes, so its bytes.uncached must stay 0.
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
 NMSGS=${NMSGS:-400000}
@@ -35,27 +41,39 @@ ruleset(name="flood") {
 	       ioBufferSize="256k" flushOnTXEnd="off")
 	action(type="omfile" file="$TESTDIR/off.log" template="RSYSLOG_TraditionalFileFormat"
 	       uncachedWrites="off" ioBufferSize="256k" flushOnTXEnd="off")
+	action(type="omfile" file="$TESTDIR/shared.log" template="RSYSLOG_TraditionalFileFormat"
+	       ioBufferSize="256k" flushOnTXEnd="off")
 }
 ruleset(name="quiet") {
 	action(type="omfile" file="$TESTDIR/quiet.log" template="RSYSLOG_TraditionalFileFormat")
 }
 EOF
 
+SEED="seed line, in the file before sluiced starts"
+EXT="a line another process appended"
+for f in on auto off shared; do echo "$SEED" >"$TESTDIR/$f.log"; done
 start_sluiced "$TESTDIR/test.conf"
-"$TCPFLOOD" -t 127.0.0.1 -p "$PORT" -c 1 -m "$NMSGS" -F lf -q ||
-	fail "expected tcpflood to send $NMSGS messages, got exit status $?"
 # wait by the files' sizes: reading them now would bring their pages back
 # into the cache (every line has the same length)
 LINE=$(printf 'Mar  1 01:00:00 tcpflood tag msgnum:%08d:\n' 0)
-WANT=$(( NMSGS * (${#LINE} + 1) ))
-for f in on auto off; do
+HALF=$((NMSGS / 2))
+wait_size() { # FILE BYTES
+	local i
 	for ((i = 0; i < 1200; i++)); do
-		[ "$(stat -c %s "$TESTDIR/$f.log" 2>/dev/null)" = "$WANT" ] && break
+		[ "$(stat -c %s "$1" 2>/dev/null)" = "$2" ] && return 0
 		sleep 0.1
 	done
-	[ "$(stat -c %s "$TESTDIR/$f.log")" = "$WANT" ] ||
-		fail "expected $f.log to grow to $WANT bytes, got $(stat -c %s "$TESTDIR/$f.log")"
-done
+	fail "expected $1 to grow to $2 bytes, got $(stat -c %s "$1")"
+}
+"$TCPFLOOD" -t 127.0.0.1 -p "$PORT" -c 1 -m "$HALF" -F lf -q ||
+	fail "expected tcpflood to send $HALF messages, got exit status $?"
+for f in on auto off shared; do wait_size "$TESTDIR/$f.log" $(( ${#SEED} + 1 + HALF * (${#LINE} + 1) )); done
+echo "$EXT" >>"$TESTDIR/shared.log"
+"$TCPFLOOD" -t 127.0.0.1 -p "$PORT" -c 1 -s "$HALF" -m "$((NMSGS - HALF))" -F lf -q ||
+	fail "expected tcpflood to send $((NMSGS - HALF)) messages, got exit status $?"
+WANT=$(( ${#SEED} + 1 + NMSGS * (${#LINE} + 1) ))
+for f in on auto off; do wait_size "$TESTDIR/$f.log" "$WANT"; done
+wait_size "$TESTDIR/shared.log" $((WANT + ${#EXT} + 1))
 for ((i = 0; i < 20; i++)); do
 	printf '<13>Mar  1 01:00:00 host tag: quiet %d\n' "$i" >"$TESTDIR/one.txt"
 	send_file "$TESTDIR/one.txt" "$PORT2"
@@ -67,7 +85,7 @@ stop_daemon
 
 # the counters (statistics file and file sizes only: the log files are
 # not read yet)
-python3 - "$SF" "$TESTDIR" <<'EOF' >"$TESTDIR/counters.txt" || fail "expected the uncached counters (see $TESTDIR/counters.txt): $(cat "$TESTDIR/counters.txt")"
+python3 - "$SF" "$TESTDIR" "$(( ${#SEED} + 1 ))" "$(( ${#EXT} + 1 ))" <<'EOF' >"$TESTDIR/counters.txt" || fail "expected the uncached counters (see $TESTDIR/counters.txt): $(cat "$TESTDIR/counters.txt")"
 import json, os, re, sys
 last = {}
 for line in open(sys.argv[1]):
@@ -76,18 +94,21 @@ for line in open(sys.argv[1]):
         o = json.loads(m.group(1))
         last[o["name"]] = o
 d = sys.argv[2]
-for f in ("on", "auto", "off", "quiet"):
+seed, ext = int(sys.argv[3]), int(sys.argv[4])
+for f in ("on", "auto", "off", "shared", "quiet"):
     path = os.path.join(d, f + ".log")
     o = last.get("omfile(%s)" % path)
     if o is None:
         print("no statistics object omfile(%s)" % path); sys.exit(1)
-    size = os.path.getsize(path)
+    size = os.path.getsize(path) - {"quiet": 0, "shared": seed + ext}.get(f, seed)
     if o["bytes"] != size:
-        print("%s: bytes=%d but the file has %d" % (f, o["bytes"], size)); sys.exit(1)
-    u = o["bytes.uncached"]
-    print("%s bytes=%d uncached=%d" % (f, size, u))
-    if f in ("off", "quiet") and u != 0:
+        print("%s: bytes=%d but sluiced's part of the file is %d" % (f, o["bytes"], size)); sys.exit(1)
+    u, dio = o["bytes.uncached"], o["bytes.direct"]
+    print("%s bytes=%d uncached=%d direct=%d" % (f, size, u, dio))
+    if f in ("off", "quiet") and (u != 0 or dio != 0):
         print("expected no uncached bytes for %s" % f); sys.exit(1)
+    if f in ("on", "auto", "shared") and not (0 < dio <= u):
+        print("expected direct writes for %s" % f); sys.exit(1)
     # "on": all but the part of the last page of each write (the writes
     # here are 128k-256k, so nearly all of it; at least half in any case)
     if f == "on" and not (size * 0.5 <= u <= size):
@@ -123,6 +144,13 @@ for f in on auto off; do
 done
 cmp "$TESTDIR/on.log" "$TESTDIR/off.log" || fail "expected on.log and off.log byte-identical"
 cmp "$TESTDIR/auto.log" "$TESTDIR/off.log" || fail "expected auto.log and off.log byte-identical"
+python3 "$CHECK_SEQ" "$TESTDIR/shared.log" --expect "$NMSGS" ||
+	fail "expected msgnum 0..$((NMSGS - 1)) once each in shared.log (check_seq above)"
+{ head -n $((1 + HALF)) "$TESTDIR/off.log"; echo "$EXT"; tail -n +$((2 + HALF)) "$TESTDIR/off.log"; } >"$TESTDIR/shared.want"
+cmp "$TESTDIR/shared.log" "$TESTDIR/shared.want" ||
+	fail "expected shared.log to be off.log with the other process's line after message $((HALF - 1))"
+grep -q "another writer" "$TESTDIR"/sluiced.*.log ||
+	fail "expected sluiced to log that shared.log changed under it, got: $(cat "$TESTDIR"/sluiced.*.log)"
 for ((i = 0; i < 20; i++)); do
 	grep -qxF "Mar  1 01:00:00 host tag: quiet $i" "$TESTDIR/quiet.log" ||
 		fail "expected line 'quiet $i' in quiet.log, got: $(head -3 "$TESTDIR/quiet.log")"
