@@ -34,9 +34,18 @@ struct sctx {
 	struct exec_ctx *ctx;
 };
 
+struct re_lit {
+	const char *s;
+	size_t len;
+	size_t key;    /* the byte memchr() looks for: a rare-looking one */
+	bool anchored; /* only at the start of the subject ('^') */
+};
+
 struct script_regex {
 	regex_t re;
 	void *pcre;   /* pcre2_code with JIT, when the ERE means the same to PCRE2 */
+	struct re_lit *lits; /* the ERE is only literal alternatives */
+	int n_lits;
 };
 
 /* STMT_PROPFILT resolved data */
@@ -90,4 +99,5 @@ bool script_regex_match(const struct script_regex *r, const char *p, size_t len)
 int script_regex_exec(const struct script_regex *r, const char *p, size_t len, size_t nmatch,
 		      regmatch_t *m);
 bool script_regex_uses_jit(const struct script_regex *r);
+bool script_regex_is_literal(const struct script_regex *r);
 #endif

@@ -114,12 +114,28 @@ START_TEST(t_regex)
 	ck_assert(!script_regex_match(r, "sshd12: login faile", 19));
 	script_regex_free(r);
 	/* an escaped metacharacter is a literal in both engines: JIT */
-	r = script_regex_new("a\\.b\\[UFW\\]", true, false, err, sizeof(err));
+	r = script_regex_new("a\\.b\\[UFW\\] x*", true, false, err, sizeof(err));
 	ck_assert(r);
 #ifdef HAVE_PCRE2
 	ck_assert(script_regex_uses_jit(r));
 #endif
+	ck_assert(script_regex_match(r, "xa.b[UFW] ", 10) && !script_regex_match(r, "axb[UFW] ", 9));
+	script_regex_free(r);
+	/* nothing but literal alternatives: memmem/memcmp */
+	r = script_regex_new("a\\.b\\[UFW\\]|^postfix", true, false, err, sizeof(err));
+	ck_assert(r && script_regex_is_literal(r) && !script_regex_uses_jit(r));
 	ck_assert(script_regex_match(r, "xa.b[UFW]", 9) && !script_regex_match(r, "axb[UFW]", 8));
+	ck_assert(script_regex_match(r, "postfix/smtpd", 13) && !script_regex_match(r, "xpostfix", 8));
+	ck_assert(!script_regex_match(r, "postfi", 6) && !script_regex_match(r, "a.b[UFW\0]", 10));
+	script_regex_free(r);
+	static const char *not_literal[] = { "a|", "|a", "^", "a||b", "a$", "a.b", "a\\wb", "a^b", "a\tb", "(ab)" };
+	for (size_t i = 0; i < sizeof(not_literal) / sizeof(*not_literal); i++) {
+		r = script_regex_new(not_literal[i], true, false, err, sizeof(err));
+		ck_assert_msg(r && !script_regex_is_literal(r), "literal: %s", not_literal[i]);
+		script_regex_free(r);
+	}
+	r = script_regex_new("abc", true, true, err, sizeof(err)); /* re_match_i: not literal */
+	ck_assert(r && !script_regex_is_literal(r) && script_regex_match(r, "xABCx", 5));
 	script_regex_free(r);
 	/* a backslash inside a bracket is literal to POSIX only: POSIX */
 	r = script_regex_new("a[\\.]b", true, false, err, sizeof(err));
@@ -130,6 +146,50 @@ START_TEST(t_regex)
 	r = script_regex_new("a\\wb", true, false, err, sizeof(err));
 	ck_assert(r && !script_regex_uses_jit(r));
 	script_regex_free(r);
+}
+END_TEST
+
+/* Literal alternatives answer as POSIX regexec does: random patterns of
+ * that shape (escaped metacharacters, '^' anchors) against random texts
+ * over the same characters. */
+START_TEST(t_regex_literal_same)
+{
+	static const char *atoms[] = { "a", "b", " ", "\\.", "\\[", "\\|", "\\^", "\\$", "\\\\", "\\(", "\\*" };
+	static const char tchars[] = "ab .[|^$\\(*";
+	unsigned seed = 12345;
+	char err[128];
+	int literal = 0;
+	for (int round = 0; round < 3000; round++) {
+		char pat[128] = "";
+		int n_alts = 1 + (int)(rand_r(&seed) % 3);
+		for (int k = 0; k < n_alts; k++) {
+			if (k)
+				strcat(pat, "|");
+			if (rand_r(&seed) % 3 == 0)
+				strcat(pat, "^");
+			int n_atoms = 1 + (int)(rand_r(&seed) % 4);
+			for (int j = 0; j < n_atoms; j++)
+				strcat(pat, atoms[rand_r(&seed) % (sizeof(atoms) / sizeof(*atoms))]);
+		}
+		struct script_regex *r = script_regex_new(pat, true, false, err, sizeof(err));
+		regex_t re;
+		ck_assert_msg(r && regcomp(&re, pat, REG_EXTENDED) == 0, "compile %s", pat);
+		ck_assert_msg(script_regex_is_literal(r), "not literal: %s", pat);
+		literal++;
+		for (int t = 0; t < 40; t++) {
+			char txt[16];
+			size_t len = rand_r(&seed) % 13;
+			for (size_t i = 0; i < len; i++)
+				txt[i] = tchars[rand_r(&seed) % (sizeof(tchars) - 1)];
+			txt[len] = '\0';
+			bool want = regexec(&re, txt, 0, NULL, 0) == 0;
+			ck_assert_msg(script_regex_match(r, txt, len) == want, "'%s' on '%s': %d, POSIX %d", pat,
+				      txt, !want, want);
+		}
+		regfree(&re);
+		script_regex_free(r);
+	}
+	ck_assert_int_eq(literal, 3000);
 }
 END_TEST
 
@@ -388,6 +448,7 @@ int main(void)
 	tcase_add_test(tc, t_runtime_numbers);
 	tcase_add_test(tc, t_strings);
 	tcase_add_test(tc, t_regex);
+	tcase_add_test(tc, t_regex_literal_same);
 	tcase_add_test(tc, t_time);
 	tcase_add_test(tc, t_json);
 	tcase_add_test(tc, t_foreach_globals);
