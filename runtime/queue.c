@@ -300,6 +300,7 @@ static void queue_stats_register(struct queue *q)
 	stats_obj_add(o, "disk.saved", &st->saved, R);
 	stats_obj_add(o, "requeued", &st->requeued, R);
 	stats_obj_add(o, "spills", &st->spills, R);
+	stats_obj_add(o, "parsed.ahead", &st->parsed_ahead, R);
 	q->stats_obj = o;
 }
 
@@ -692,11 +693,11 @@ int queue_stats_format(struct queue *q, char *buf, size_t len)
 			"discarded.disk=%llu disk.size=%llu disk.bytes=%llu disk.written=%llu "
 			"disk.read=%llu disk.full=%llu disk.corrupt=%llu disk.errors=%llu "
 			"disk.loaded=%llu disk.saved=%llu requeued=%llu spills=%llu lightdelayed=%llu "
-			"workers=%d workers.started=%llu workers.idleexit=%llu",
+			"parsed.ahead=%llu workers=%d workers.started=%llu workers.idleexit=%llu",
 			(unsigned long long)(mem + infl) + LD(disk_size), mem, infl, LD(max_size),
 			LD(enqueued), LD(processed), LD(full), LD(discarded_full), LD(discarded_nf),
 			LD(discarded_shutdown), LD(discarded_disk), LD(disk_size), LD(disk_bytes),
 			LD(disk_written), LD(disk_read), LD(disk_full), LD(disk_corrupt),
 			LD(disk_errors), LD(loaded), LD(saved), LD(requeued), LD(spills),
-			LD(light_delayed), q->n_running, LD(worker_starts), LD(worker_idle_exits));
+			LD(light_delayed), LD(parsed_ahead), q->n_running, LD(worker_starts), LD(worker_idle_exits));
 }

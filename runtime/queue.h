@@ -100,6 +100,7 @@ struct queue_stats {
 	atomic_uint_fast64_t requeued;       /* messages handed back by a consumer */
 	atomic_uint_fast64_t spills;         /* times a DA queue started spilling */
 	atomic_uint_fast64_t light_delayed;  /* FLOW_LIGHT_DELAY batches slowed at lightDelayMark */
+	atomic_uint_fast64_t parsed_ahead;   /* messages parsed by the input's thread (ruleset.c) */
 	atomic_uint_fast64_t worker_starts;  /* worker threads started (on demand) */
 	atomic_uint_fast64_t worker_idle_exits; /* ... ended after timeoutWorkerThreadShutdown */
 };

@@ -193,6 +193,7 @@ static void parse_ahead(struct queue *q, struct msg **msgs, int n, enum flow_ctl
 		if (!(m->flags & MSG_PARSED) && !parser_parse(m))
 			report_no_parser(m);
 	}
+	atomic_fetch_add_explicit(&q->stats.parsed_ahead, (uint64_t)n, memory_order_relaxed);
 }
 
 /* Route a batch from an input to the queues of the messages' rulesets:
