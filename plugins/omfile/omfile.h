@@ -65,8 +65,7 @@ struct ofile {
 	struct cry_file *cry;         /* cry.provider: the cipher state */
 	off_t size;                   /* current file size (rotation, encinfo, uncached writes) */
 	bool uncached_ok;             /* a regular file whose writes may bypass the cache */
-	/* Direct writes (uncachedWrites with ioBufferSize >= 64k, see
-	 * omfile_file.c): while dfd >= 0 the file's bytes collect in dbuf
+	/* Direct writes (uncachedWrites="direct", see omfile_file.c): while dfd >= 0 the file's bytes collect in dbuf
 	 * instead of buf. dbuf starts at a page boundary of the file: its
 	 * first dhead bytes are already in the file (the start of the last,
 	 * partial page), the bytes from dhead to dlen are pending. */
@@ -116,9 +115,8 @@ struct omfile_act {
 	size_t uncached_min;          /* uncachedWrites: smallest write to pass by the
 	                               * cache (SIZE_MAX = never) */
 	size_t page_size;             /* uncached spans end on a page boundary */
-	size_t dio_cap;               /* direct writes: ioBufferSize rounded up to whole
-	                               * pages; 0 = none (uncachedWrites off or
-	                               * ioBufferSize below OMFILE_UNCACHED_AUTO) */
+	size_t dio_cap;               /* uncachedWrites="direct": ioBufferSize rounded up
+	                               * to whole pages; 0 = no direct writes */
 	int file_uid, file_gid, dir_uid, dir_gid;
 	int close_timeout_s;          /* 0 = never */
 	struct cry_ctx *cry;          /* cry.provider="gcry" */

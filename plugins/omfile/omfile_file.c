@@ -92,8 +92,7 @@ static int make_parent_dirs(struct omfile_act *a, const char *path)
 
 /* ---- direct writes ----
  *
- * uncachedWrites (auto or on) with an ioBufferSize of 64k or more: the
- * file's buffer is a page-aligned block written with O_DIRECT, so the
+ * uncachedWrites="direct": the file's buffer is a page-aligned block written with O_DIRECT, so the
  * bytes go from it to the disk without being copied into page-cache
  * pages first (the kernel's largest cost of a busy log file). Every
  * direct write covers whole pages and starts on a page boundary of the
@@ -110,7 +109,12 @@ static int make_parent_dirs(struct omfile_act *a, const char *path)
  * the pending bytes move to the ordinary buffer and the file goes on
  * with plain appends until it is reopened, the write error (if any)
  * being reported there as for any write. File systems without O_DIRECT
- * refuse the open and the file keeps the RWF_DONTCACHE path. */
+ * refuse the open and the file takes the RWF_DONTCACHE path of "auto".
+ *
+ * Not the default: nothing of the file stays in the page cache, so a
+ * reader that follows the file (a shipper, `tail -f`, the benchmark's
+ * poller) reads it back from the disk, paying in its own CPU and I/O
+ * about what the writer saved (doc/benchmarks.md, "Direct writes"). */
 
 static void dio_close(struct ofile *f)
 {

@@ -1,20 +1,21 @@
 #!/bin/bash
-# omfile_uncached.sh - omfile's uncachedWrites (sluice; O_DIRECT with an
-# ioBufferSize of 64k or more, else RWF_DONTCACHE).
-# A flood of 400,000 messages, in two halves, goes to four files:
-# uncachedWrites "on", the default "auto", "off" (ioBufferSize 256k,
-# flushOnTXEnd off: large writes), and "shared" (auto) which another
-# process appends a line to between the halves. Every file starts with a
-# seed line already in it (a size that is not a multiple of the page:
-# the first direct write must carry the partial page along).
-# on, auto and off must hold the seed and every message once and be
-# byte-identical (one queue worker, so one order); shared must be the
+# omfile_uncached.sh - omfile's uncachedWrites (sluice; RWF_DONTCACHE
+# for "auto" and "on", O_DIRECT for "direct").
+# A flood of 400,000 messages, in two halves, goes to five files:
+# uncachedWrites "on", the default "auto", "off", "direct"
+# (ioBufferSize 256k, flushOnTXEnd off: large writes), and "shared"
+# (direct) which another process appends a line to between the halves.
+# Every file starts with a seed line already in it (a size that is not a
+# multiple of the page: the first direct write must carry the partial
+# page along).
+# on, auto, direct and off must hold the seed and every message once and
+# be byte-identical (one queue worker, so one order); shared must be the
 # same with the other process's line between the halves, whole (the
 # file goes back to plain appends when its size is not what sluiced
-# wrote). "bytes" must match the files, "bytes.uncached" and
-# "bytes.direct" be nonzero for on, auto and shared and zero for off;
+# wrote). "bytes" must match the files, "bytes.uncached" be nonzero for
+# all but off, "bytes.direct" nonzero for direct and shared only;
 # after `sync` the page cache must hold (fincore) almost none of the
-# on and auto files but most of the off file. A second input sends 20
+# on, auto and direct files but most of the off file. A second input sends 20
 # single messages to a file with the defaults ("auto", ioBufferSize 4k):
 # small writes, so its bytes.uncached must stay 0.
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
@@ -41,8 +42,10 @@ ruleset(name="flood") {
 	       ioBufferSize="256k" flushOnTXEnd="off")
 	action(type="omfile" file="$TESTDIR/off.log" template="RSYSLOG_TraditionalFileFormat"
 	       uncachedWrites="off" ioBufferSize="256k" flushOnTXEnd="off")
+	action(type="omfile" file="$TESTDIR/direct.log" template="RSYSLOG_TraditionalFileFormat"
+	       uncachedWrites="direct" ioBufferSize="256k" flushOnTXEnd="off")
 	action(type="omfile" file="$TESTDIR/shared.log" template="RSYSLOG_TraditionalFileFormat"
-	       ioBufferSize="256k" flushOnTXEnd="off")
+	       uncachedWrites="direct" ioBufferSize="256k" flushOnTXEnd="off")
 }
 ruleset(name="quiet") {
 	action(type="omfile" file="$TESTDIR/quiet.log" template="RSYSLOG_TraditionalFileFormat")
@@ -51,7 +54,7 @@ EOF
 
 SEED="seed line, in the file before sluiced starts"
 EXT="a line another process appended"
-for f in on auto off shared; do echo "$SEED" >"$TESTDIR/$f.log"; done
+for f in on auto off direct shared; do echo "$SEED" >"$TESTDIR/$f.log"; done
 start_sluiced "$TESTDIR/test.conf"
 # wait by the files' sizes: reading them now would bring their pages back
 # into the cache (every line has the same length)
@@ -67,12 +70,12 @@ wait_size() { # FILE BYTES
 }
 "$TCPFLOOD" -t 127.0.0.1 -p "$PORT" -c 1 -m "$HALF" -F lf -q ||
 	fail "expected tcpflood to send $HALF messages, got exit status $?"
-for f in on auto off shared; do wait_size "$TESTDIR/$f.log" $(( ${#SEED} + 1 + HALF * (${#LINE} + 1) )); done
+for f in on auto off direct shared; do wait_size "$TESTDIR/$f.log" $(( ${#SEED} + 1 + HALF * (${#LINE} + 1) )); done
 echo "$EXT" >>"$TESTDIR/shared.log"
 "$TCPFLOOD" -t 127.0.0.1 -p "$PORT" -c 1 -s "$HALF" -m "$((NMSGS - HALF))" -F lf -q ||
 	fail "expected tcpflood to send $((NMSGS - HALF)) messages, got exit status $?"
 WANT=$(( ${#SEED} + 1 + NMSGS * (${#LINE} + 1) ))
-for f in on auto off; do wait_size "$TESTDIR/$f.log" "$WANT"; done
+for f in on auto off direct; do wait_size "$TESTDIR/$f.log" "$WANT"; done
 wait_size "$TESTDIR/shared.log" $((WANT + ${#EXT} + 1))
 for ((i = 0; i < 20; i++)); do
 	printf '<13>Mar  1 01:00:00 host tag: quiet %d\n' "$i" >"$TESTDIR/one.txt"
@@ -95,7 +98,7 @@ for line in open(sys.argv[1]):
         last[o["name"]] = o
 d = sys.argv[2]
 seed, ext = int(sys.argv[3]), int(sys.argv[4])
-for f in ("on", "auto", "off", "shared", "quiet"):
+for f in ("on", "auto", "off", "direct", "shared", "quiet"):
     path = os.path.join(d, f + ".log")
     o = last.get("omfile(%s)" % path)
     if o is None:
@@ -107,8 +110,12 @@ for f in ("on", "auto", "off", "shared", "quiet"):
     print("%s bytes=%d uncached=%d direct=%d" % (f, size, u, dio))
     if f in ("off", "quiet") and (u != 0 or dio != 0):
         print("expected no uncached bytes for %s" % f); sys.exit(1)
-    if f in ("on", "auto", "shared") and not (0 < dio <= u):
+    if f in ("direct", "shared") and not (0 < dio <= u):
         print("expected direct writes for %s" % f); sys.exit(1)
+    if f in ("on", "auto") and dio != 0:
+        print("expected no direct writes for %s" % f); sys.exit(1)
+    if f == "direct" and not (size * 0.5 <= dio):
+        print("expected at least half of direct's bytes written directly"); sys.exit(1)
     # "on": all but the part of the last page of each write (the writes
     # here are 128k-256k, so nearly all of it; at least half in any case)
     if f == "on" and not (size * 0.5 <= u <= size):
@@ -129,21 +136,24 @@ sleep 1
 res_pages() { fincore -n -b -o RES "$1" | awk '{print int($1 / 4096)}'; }
 pages() { echo $(( ($(stat -c %s "$1") + 4095) / 4096 )); }
 on_res=$(res_pages "$TESTDIR/on.log") auto_res=$(res_pages "$TESTDIR/auto.log")
+dir_res=$(res_pages "$TESTDIR/direct.log")
 off_res=$(res_pages "$TESTDIR/off.log") all=$(pages "$TESTDIR/off.log")
-log "resident pages of $all: on $on_res, auto $auto_res, off $off_res"
+log "resident pages of $all: on $on_res, auto $auto_res, direct $dir_res, off $off_res"
 [ "$on_res" -le $((all / 10)) ] || fail "expected at most 10% of on.log in the page cache, got $on_res of $all pages"
+[ "$dir_res" -le $((all / 10)) ] || fail "expected at most 10% of direct.log in the page cache, got $dir_res of $all pages"
 # auto: the bytes of its writes below 64k stay cached as well
 auto_cached=$(awk '$1 == "auto" { split($2, b, "="); split($3, u, "="); print int((b[2] - u[2]) / 4096) }' "$TESTDIR/counters.txt")
 [ "$auto_res" -le $((all / 10 + auto_cached)) ] || fail "expected at most 10% of auto.log (+ $auto_cached pages written cached) in the page cache, got $auto_res of $all pages"
 # (the kernel may still drop some of it on its own: 86 % was seen once)
 [ "$off_res" -ge $((all / 2)) ] || fail "expected off.log in the page cache, got $off_res of $all pages"
 
-for f in on auto off; do
+for f in on auto direct off; do
 	python3 "$CHECK_SEQ" "$TESTDIR/$f.log" --expect "$NMSGS" ||
 		fail "expected msgnum 0..$((NMSGS - 1)) once each in $f.log (check_seq above)"
 done
 cmp "$TESTDIR/on.log" "$TESTDIR/off.log" || fail "expected on.log and off.log byte-identical"
 cmp "$TESTDIR/auto.log" "$TESTDIR/off.log" || fail "expected auto.log and off.log byte-identical"
+cmp "$TESTDIR/direct.log" "$TESTDIR/off.log" || fail "expected direct.log and off.log byte-identical"
 python3 "$CHECK_SEQ" "$TESTDIR/shared.log" --expect "$NMSGS" ||
 	fail "expected msgnum 0..$((NMSGS - 1)) once each in shared.log (check_seq above)"
 { head -n $((1 + HALF)) "$TESTDIR/off.log"; echo "$EXT"; tail -n +$((2 + HALF)) "$TESTDIR/off.log"; } >"$TESTDIR/shared.want"
