@@ -130,7 +130,7 @@ static const struct param_desc omfile_params[] = {
 	{ "dynafile.donotsuspend", PARAM_BINARY, "on", 0, AOFF(dyna_no_suspend), "dynaFile open errors drop the message instead of suspending" },
 	{ "rotation.sizeLimit", PARAM_SIZE, "0", 0, AOFF(rotation_size), "run rotation.sizeLimitCommand when the file reaches this size (0 = never)" },
 	{ "rotation.sizeLimitCommand", PARAM_STRING, NULL, 0, AOFF(rotation_cmd), "program run with the file name as argument" },
-	{ "uncachedWrites", PARAM_WORD, "auto", 0, AOFF(uncached), "sluice: auto (writes of 64k or more), on (every write) or off: whole pages written past the page cache with RWF_DONTCACHE; direct: full buffers written with O_DIRECT" },
+	{ "uncachedWrites", PARAM_WORD, "off", 0, AOFF(uncached), "sluice: off (through the page cache, as rsyslog), auto (writes of 64k or more) or on (every write): whole pages written past the page cache with RWF_DONTCACHE; direct: full buffers written with O_DIRECT" },
 	/* legacy $Directives: defaults of the legacy-syntax actions after them */
 	{ "actionfileenablesync", PARAM_BINARY, NULL, PARAM_LEGACY, AOFF(sync), "$ActionFileEnableSync" },
 	{ "fileowner", PARAM_UID, NULL, PARAM_LEGACY, AOFF(file_uid), "$FileOwner" },

@@ -2,7 +2,7 @@
 # omfile_uncached.sh - omfile's uncachedWrites (sluice; RWF_DONTCACHE
 # for "auto" and "on", O_DIRECT for "direct").
 # A flood of 400,000 messages, in two halves, goes to five files:
-# uncachedWrites "on", the default "auto", "off", "direct"
+# uncachedWrites "on", "auto", "off" (the default, not set), "direct"
 # (ioBufferSize 256k, flushOnTXEnd off: large writes), and "shared"
 # (direct) which another process appends a line to between the halves.
 # Every file starts with a seed line already in it (a size that is not a
@@ -16,8 +16,8 @@
 # all but off, "bytes.direct" nonzero for direct and shared only;
 # after `sync` the page cache must hold (fincore) almost none of the
 # on, auto and direct files but most of the off file. A second input sends 20
-# single messages to a file with the defaults ("auto", ioBufferSize 4k):
-# small writes, so its bytes.uncached must stay 0.
+# single messages to a file with uncachedWrites "auto" and the default
+# ioBufferSize (4k): small writes, so its bytes.uncached must stay 0.
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
 NMSGS=${NMSGS:-400000}
@@ -39,16 +39,17 @@ ruleset(name="flood") {
 	action(type="omfile" file="$TESTDIR/on.log" template="RSYSLOG_TraditionalFileFormat"
 	       uncachedWrites="on" ioBufferSize="256k" flushOnTXEnd="off")
 	action(type="omfile" file="$TESTDIR/auto.log" template="RSYSLOG_TraditionalFileFormat"
-	       ioBufferSize="256k" flushOnTXEnd="off")
+	       uncachedWrites="auto" ioBufferSize="256k" flushOnTXEnd="off")
 	action(type="omfile" file="$TESTDIR/off.log" template="RSYSLOG_TraditionalFileFormat"
-	       uncachedWrites="off" ioBufferSize="256k" flushOnTXEnd="off")
+	       ioBufferSize="256k" flushOnTXEnd="off")
 	action(type="omfile" file="$TESTDIR/direct.log" template="RSYSLOG_TraditionalFileFormat"
 	       uncachedWrites="direct" ioBufferSize="256k" flushOnTXEnd="off")
 	action(type="omfile" file="$TESTDIR/shared.log" template="RSYSLOG_TraditionalFileFormat"
 	       uncachedWrites="direct" ioBufferSize="256k" flushOnTXEnd="off")
 }
 ruleset(name="quiet") {
-	action(type="omfile" file="$TESTDIR/quiet.log" template="RSYSLOG_TraditionalFileFormat")
+	action(type="omfile" file="$TESTDIR/quiet.log" template="RSYSLOG_TraditionalFileFormat"
+	       uncachedWrites="auto")
 }
 EOF
 
