@@ -130,7 +130,7 @@ static const struct param_desc omfile_params[] = {
 	{ "dynafile.donotsuspend", PARAM_BINARY, "on", 0, AOFF(dyna_no_suspend), "dynaFile open errors drop the message instead of suspending" },
 	{ "rotation.sizeLimit", PARAM_SIZE, "0", 0, AOFF(rotation_size), "run rotation.sizeLimitCommand when the file reaches this size (0 = never)" },
 	{ "rotation.sizeLimitCommand", PARAM_STRING, NULL, 0, AOFF(rotation_cmd), "program run with the file name as argument" },
-	{ "uncachedWrites", PARAM_WORD, "off", 0, AOFF(uncached), "sluice: off (through the page cache, as rsyslog), auto (writes of 64k or more) or on (every write): whole pages written past the page cache with RWF_DONTCACHE; direct: full buffers written with O_DIRECT" },
+	{ "uncachedWrites", PARAM_WORD, "behind", 0, AOFF(uncached), "sluice: off (through the page cache, as rsyslog); behind: only the last 64 MB of a file stay cached; auto (writes of 64k or more) or on (every write): whole pages written past the page cache with RWF_DONTCACHE; direct: full buffers written with O_DIRECT" },
 	/* legacy $Directives: defaults of the legacy-syntax actions after them */
 	{ "actionfileenablesync", PARAM_BINARY, NULL, PARAM_LEGACY, AOFF(sync), "$ActionFileEnableSync" },
 	{ "fileowner", PARAM_UID, NULL, PARAM_LEGACY, AOFF(file_uid), "$FileOwner" },
@@ -445,15 +445,19 @@ static void *omfile_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 	}
 	size_t uncached_min = OMFILE_UNCACHED_AUTO;
 	bool direct = false;
+	off_t behind = 0;
 	if (!strcasecmp(c->uncached, "on")) {
 		uncached_min = 0;
 	} else if (!strcasecmp(c->uncached, "off")) {
 		uncached_min = SIZE_MAX;
 	} else if (!strcasecmp(c->uncached, "direct")) {
 		direct = true;
+	} else if (!strcasecmp(c->uncached, "behind")) {
+		uncached_min = SIZE_MAX;
+		behind = OMFILE_BEHIND;
 	} else if (strcasecmp(c->uncached, "auto")) {
-		cfg_error(pos_of(o, "uncachedwrites"), "omfile: uncachedWrites must be \"auto\", "
-			  "\"on\", \"off\" or \"direct\", not \"%s\"", c->uncached);
+		cfg_error(pos_of(o, "uncachedwrites"), "omfile: uncachedWrites must be \"off\", "
+			  "\"behind\", \"auto\", \"on\" or \"direct\", not \"%s\"", c->uncached);
 		errs++;
 	}
 	struct cry_ctx *cry = c->cry_provider && !errs ? cry_ctx_create(c, o, &errs) : NULL;
@@ -472,6 +476,7 @@ static void *omfile_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 	a->uncached_min = uncached_min;
 	long pg = sysconf(_SC_PAGESIZE);
 	a->page_size = pg > 0 ? (size_t)pg : 4096;
+	a->behind = behind;
 	if (direct && !cry && c->zip_level == 0)
 		a->dio_cap = (a->iobuf + a->page_size - 1) / a->page_size * a->page_size;
 	a->file_uid = pick_id(o, "fileowner", c->file_uid, "fileownernum", c->file_uid_num,

@@ -73,6 +73,10 @@ struct ofile {
 	char *dbuf;                   /* a->dio_cap bytes, page-aligned */
 	size_t dhead, dlen;
 	bool dio_off;                 /* not (again) until the file is reopened */
+	/* uncachedWrites="behind": writeback started up to wb_from, pages
+	 * dropped from the cache up to drop_from (regular files only) */
+	bool behind_ok;
+	off_t wb_from, drop_from;
 	time_t first_pending;         /* when buf became non-empty */
 	time_t last_write;            /* for closeTimeout */
 	uint32_t hash;
@@ -117,6 +121,8 @@ struct omfile_act {
 	size_t page_size;             /* uncached spans end on a page boundary */
 	size_t dio_cap;               /* uncachedWrites="direct": ioBufferSize rounded up
 	                               * to whole pages; 0 = no direct writes */
+	off_t behind;                 /* uncachedWrites="behind": how much of the end of a
+	                               * file stays cached (0 = no drop-behind) */
 	int file_uid, file_gid, dir_uid, dir_gid;
 	int close_timeout_s;          /* 0 = never */
 	struct cry_ctx *cry;          /* cry.provider="gcry" */
@@ -137,6 +143,13 @@ struct omfile_act {
  * files keep the page cache as always. ("on": every write; "off", the
  * default: none.) */
 #define OMFILE_UNCACHED_AUTO (64 * 1024)
+
+/* uncachedWrites="behind": the last OMFILE_BEHIND bytes of a file stay in
+ * the page cache; writeback of what lies more than half of that behind
+ * the end is started, and what lies further back is dropped, in steps of
+ * OMFILE_BEHIND_STEP. */
+#define OMFILE_BEHIND (64 * 1024 * 1024)
+#define OMFILE_BEHIND_STEP (8 * 1024 * 1024)
 
 /* ---- omfile_file.c ---- */
 void omfile_log_err(struct omfile_act *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -349,7 +349,7 @@ EOF
 fi
 
 # 37. omfile uncachedWrites with a value it does not know (sluice only)
-expect_error c37_uncached "" 2 skip 'uncachedWrites must be "auto", "on", "off" or "direct".*sometimes' "" <<EOF
+expect_error c37_uncached "" 2 skip 'uncachedWrites must be "off", "behind", "auto", "on" or "direct".*sometimes' "" <<EOF
 action(type="omfile" file="$TESTDIR/x.log"
        uncachedWrites="sometimes")
 EOF

@@ -1,8 +1,9 @@
 #!/bin/bash
 # omfile_uncached.sh - omfile's uncachedWrites (sluice; RWF_DONTCACHE
-# for "auto" and "on", O_DIRECT for "direct").
+# for "auto" and "on", O_DIRECT for "direct"; "behind", the default, is
+# omfile_behind.sh's).
 # A flood of 400,000 messages, in two halves, goes to five files:
-# uncachedWrites "on", "auto", "off" (the default, not set), "direct"
+# uncachedWrites "on", "auto", "off", "direct"
 # (ioBufferSize 256k, flushOnTXEnd off: large writes), and "shared"
 # (direct) which another process appends a line to between the halves.
 # Every file starts with a seed line already in it (a size that is not a
@@ -41,7 +42,7 @@ ruleset(name="flood") {
 	action(type="omfile" file="$TESTDIR/auto.log" template="RSYSLOG_TraditionalFileFormat"
 	       uncachedWrites="auto" ioBufferSize="256k" flushOnTXEnd="off")
 	action(type="omfile" file="$TESTDIR/off.log" template="RSYSLOG_TraditionalFileFormat"
-	       ioBufferSize="256k" flushOnTXEnd="off")
+	       uncachedWrites="off" ioBufferSize="256k" flushOnTXEnd="off")
 	action(type="omfile" file="$TESTDIR/direct.log" template="RSYSLOG_TraditionalFileFormat"
 	       uncachedWrites="direct" ioBufferSize="256k" flushOnTXEnd="off")
 	action(type="omfile" file="$TESTDIR/shared.log" template="RSYSLOG_TraditionalFileFormat"
