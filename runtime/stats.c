@@ -413,7 +413,7 @@ bool stats_render_obj(const char *obj_name, enum stats_format fmt, struct sbuf *
 		if (strcmp(o->name, obj_name) != 0)
 			continue;
 		render_line(o, fmt, false, out);
-		found = true;
+		found = sbuf_cstr(out); /* callers read it as a C string */
 	}
 	pthread_mutex_unlock(&stats_mtx);
 	return found;

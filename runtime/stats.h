@@ -70,7 +70,7 @@ void stats_render(enum stats_format fmt, bool reset,
 		  struct sbuf *out);
 
 /* Render one object (e.g. "ledger") in `fmt` into `out` (a line format;
- * no trailing LF). False when there is no such object. */
+ * no trailing LF), NUL-terminated. False when there is no such object. */
 bool stats_render_obj(const char *obj_name, enum stats_format fmt, struct sbuf *out);
 
 /* Value of one counter by object and counter name (tests, /readyz);
