@@ -267,57 +267,48 @@ int script_regex_pcre_exec(void *code, const char *str, size_t nmatch, regmatch_
 #define RE_MAX_LITS 16
 static bool literal_alts(struct script_regex *r, const char *p)
 {
-	size_t plen = strlen(p);
-	struct re_lit alt[RE_MAX_LITS];
-	char *buf = malloc(plen + 1), *o = buf;
-	int n = 0;
-	if (!buf)
+	/* one block: the alternatives, then their text (never longer than p) */
+	struct re_lit *alt = malloc(RE_MAX_LITS * sizeof(*alt) + strlen(p));
+	if (!alt)
 		return false;
+	char *o = (char *)(alt + RE_MAX_LITS);
+	int n = 0;
 	for (size_t i = 0;;) {
 		if (n == RE_MAX_LITS)
 			goto no;
-		alt[n].anchored = p[i] == '^';
-		i += alt[n].anchored;
-		alt[n].s = o;
+		struct re_lit *l = &alt[n++];
+		l->anchored = p[i] == '^';
+		i += l->anchored;
+		l->s = o;
+		l->key = SIZE_MAX;
 		for (; p[i] && p[i] != '|'; i++) {
 			unsigned char ch = (unsigned char)p[i];
 			if (ch == '\\' && p[i + 1] && strchr(".[](){}*+?|^$\\", p[i + 1]))
 				ch = (unsigned char)p[++i];
 			else if (ch < 0x20 || ch >= 0x7f || strchr(".[](){}*+?^$\\", ch))
 				goto no;
+			/* memchr() looks for the first byte that is not a lower-case
+			 * letter, a digit or a space (those are everywhere in log
+			 * text), or for the first byte */
+			if (l->key == SIZE_MAX && !(ch >= 'a' && ch <= 'z') && !(ch >= '0' && ch <= '9') &&
+			    ch != ' ')
+				l->key = (size_t)(o - l->s);
 			*o++ = (char)ch;
 		}
-		alt[n].len = (size_t)(o - alt[n].s);
-		if (alt[n++].len == 0)
+		l->len = (size_t)(o - l->s);
+		if (l->len == 0)
 			goto no;
+		if (l->key == SIZE_MAX)
+			l->key = 0;
 		if (!p[i])
 			break;
 		i++; /* '|' */
 	}
-	r->lits = malloc((size_t)n * sizeof(*r->lits) + (size_t)(o - buf));
-	if (!r->lits)
-		goto no;
-	char *text = (char *)(r->lits + n);
-	memcpy(text, buf, (size_t)(o - buf));
-	for (int k = 0; k < n; k++) {
-		r->lits[k] = alt[k];
-		r->lits[k].s = text + (alt[k].s - buf);
-		/* search for the first byte that is not a lower-case letter, a
-		 * digit or a space (those are everywhere in log text) */
-		r->lits[k].key = 0;
-		for (size_t j = 0; j < alt[k].len; j++) {
-			unsigned char ch = (unsigned char)r->lits[k].s[j];
-			if (!(ch >= 'a' && ch <= 'z') && !(ch >= '0' && ch <= '9') && ch != ' ') {
-				r->lits[k].key = j;
-				break;
-			}
-		}
-	}
+	r->lits = alt;
 	r->n_lits = n;
-	free(buf);
 	return true;
 no:
-	free(buf);
+	free(alt);
 	return false;
 }
 

@@ -282,6 +282,12 @@ wait_lines() {
 		fail "expected $2 lines in $1 within ${3:-60} s, got $WAIT_GOT ($WAIT_WHY)"
 }
 
+# cached_bytes FILE [UNIT]: how much of FILE is in the page cache (fincore,
+# util-linux), in units of UNIT bytes (default 1), rounded down.
+cached_bytes() {
+	fincore -n -b -o RES "$1" | awk -v u="${2:-1}" '{print int($1 / u)}'
+}
+
 # _sl_size PATH...: total size in bytes of files (recursively) under PATHs.
 _sl_size() {
 	find "$@" -type f -printf '%s\n' 2>/dev/null | awk '{s += $1} END {print s + 0}'

@@ -137,11 +137,11 @@ struct omfile_act {
 	struct stats_obj *stats_obj;  /* the registry's entry; NULL when none */
 };
 
-/* uncachedWrites="auto": the page-aligned part of a write
- * of at least this many bytes bypasses the page cache. Only a busy file
- * writes that much at once (a worker's batch, a full ioBufferSize); quiet
- * files keep the page cache as always. ("on": every write; "off", the
- * default: none.) */
+/* uncachedWrites="auto": the page-aligned part of a write of at least
+ * this many bytes bypasses the page cache (RWF_DONTCACHE). Only a busy
+ * file writes that much at once (a worker's batch, a full ioBufferSize);
+ * quiet files keep the page cache as always. ("on": every write; "off"
+ * and "behind", the default: none; "direct": see omfile_file.c.) */
 #define OMFILE_UNCACHED_AUTO (64 * 1024)
 
 /* uncachedWrites="behind": the last OMFILE_BEHIND bytes of a file stay in

@@ -659,11 +659,8 @@ bool ofile_put(struct omfile_act *a, struct ofile *f, const char *data, size_t l
 	/* A big chunk into an empty buffer (a worker's whole transaction,
 	 * usually) is written as it is rather than copied into the buffer
 	 * first; gzip and encryption keep buffering. */
-	bool as_is = f->buf.len == 0 && len >= a->iobuf / 2 && a->cfg->zip_level == 0 && !f->cry &&
-		      f->fd >= 0;
+	bool as_is = f->buf.len == 0 && len >= a->iobuf / 2 && a->cfg->zip_level == 0 && !f->cry;
 	if (f->buf.len + len <= a->iobuf && !as_is) {
-		if (f->fd < 0 && ofile_open(a, f) < 0)
-			return false;
 		if (f->buf.cap < a->iobuf && !sbuf_grow(&f->buf, a->iobuf - f->buf.len))
 			return ofile_write(a, f, data, len, consumed);
 		if (f->buf.len == 0)

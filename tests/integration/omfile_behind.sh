@@ -39,7 +39,7 @@ done
 stop_daemon
 sync
 sleep 1
-res_mb() { fincore -n -b -o RES "$1" | awk '{print int($1 / 1048576)}'; }
+res_mb() { cached_bytes "$1" 1048576; }
 size_mb=$(( $(stat -c %s "$TESTDIR/off.log") / 1048576 ))
 behind=$(res_mb "$TESTDIR/behind.log") off=$(res_mb "$TESTDIR/off.log")
 log "file size $size_mb MB; in the page cache: behind $behind MB, off $off MB"

@@ -135,7 +135,7 @@ fi
 # cached, most of it at least (this machine has memory to spare)
 sync
 sleep 1
-res_pages() { fincore -n -b -o RES "$1" | awk '{print int($1 / 4096)}'; }
+res_pages() { cached_bytes "$1" 4096; }
 pages() { echo $(( ($(stat -c %s "$1") + 4095) / 4096 )); }
 on_res=$(res_pages "$TESTDIR/on.log") auto_res=$(res_pages "$TESTDIR/auto.log")
 dir_res=$(res_pages "$TESTDIR/direct.log")
