@@ -442,6 +442,8 @@ static bool do_regex(const struct tpl_step *s, struct val *v)
 	return true;
 }
 
+#define TPL_PAD_MAX (64 * 1024)
+
 static bool do_substring(const struct tpl_step *s, struct val *v)
 {
 	long len = (long)v->n;
@@ -474,12 +476,19 @@ static bool do_substring(const struct tpl_step *s, struct val *v)
 		v->n = (size_t)(want < avail ? want : avail);
 		return true;
 	}
+	/* fixed-width pads with spaces to the from:to width, but not beyond
+	 * TPL_PAD_MAX bytes: %msg:1:2000000000:fixed-width% must not make
+	 * every line gigabytes long (the text itself is never cut) */
+	if (want > TPL_PAD_MAX && want > avail)
+		want = avail > TPL_PAD_MAX ? avail : TPL_PAD_MAX;
 	struct sbuf *b = next_buf(v);
 	if (!sbuf_append(b, v->p + from, (size_t)(want < avail ? want : avail)))
 		return false;
-	while ((long)b->len < want)
-		if (!sbuf_putc(b, ' '))
-			return false;
+	size_t pad = (size_t)want - b->len;
+	if (pad && !sbuf_grow(b, pad))
+		return false;
+	memset(b->buf + b->len, ' ', pad);
+	b->len += pad;
 	return commit(v, b);
 }
 
