@@ -126,12 +126,21 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # --- ports -------------------------------------------------------------------
-# get_free_port: prints a 127.0.0.1 TCP port that was free a moment ago.
+# get_free_port: prints a 127.0.0.1 TCP port that was free a moment ago
+# and that this test has not been given before (the kernel may hand out
+# the same free port twice while neither is bound yet).
 get_free_port() {
-	python3 -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])'
+	python3 -c 'import socket, sys
+used = set(open(sys.argv[1]).read().split()) if __import__("os").path.exists(sys.argv[1]) else set()
+for _ in range(100):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = str(s.getsockname()[1])
+    s.close()
+    if p not in used:
+        break
+open(sys.argv[1], "a").write(p + "\n")
+print(p)' "$TESTDIR/.ports"
 }
 
 # port_open PORT: true if 127.0.0.1:PORT accepts a TCP connection.
