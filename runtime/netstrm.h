@@ -151,8 +151,16 @@ bool netstrm_handshake_done(const struct netstrm *s);
  * socket's errno otherwise. */
 ssize_t netstrm_recv_record(struct netstrm *s, const char **data, void **rec);
 void netstrm_record_free(void *rec);
-/* True if decrypted data is waiting inside the TLS layer. */
+/* True if data is waiting inside the TLS layer: decrypted, or read from
+ * the socket ahead (server side) and not yet decrypted. */
 bool netstrm_pending(const struct netstrm *s);
+/* Server side: from now on, read at most `bytes` more from the socket
+ * (netstrm_recv_record then returns -1/EAGAIN once what was read is
+ * used up, although the socket may hold more: the caller yields, and
+ * level-triggered epoll comes back). SIZE_MAX (the start) = no limit.
+ * Server TLS streams read the socket ahead in blocks of up to 256 KiB
+ * and serve the TLS layer from there (one recv per many records). */
+void netstrm_read_budget(struct netstrm *s, size_t bytes);
 
 /* Client side: connect to host:port (blocking, bounded by timeout_ms for
  * connect and handshake), authenticate the server. NULL + err on failure. */

@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,11 @@ struct netstrm {
 	char id[NETSTRM_ID_MAX];
 #ifdef HAVE_GNUTLS
 	gnutls_session_t sess;
+	/* server side: bytes read from the socket that gnutls has not taken
+	 * yet (see "Reading ahead" below); rb is NULL while there are none */
+	char *rb;
+	size_t rb_off, rb_len;
+	size_t budget;          /* socket bytes this turn may still read */
 #endif
 };
 
@@ -500,6 +506,104 @@ static bool authenticate(struct netstrm *s)
 	return ok;
 }
 
+/* ---- Reading ahead (server side) ----
+ * gnutls asks its transport for each record in two reads, the 5-byte
+ * header and then the body (up to 16 KiB): two recv() calls per record.
+ * A server session instead reads up to NETSTRM_RB_SIZE bytes at a time
+ * into a buffer of its own and serves gnutls from there: one recv() per
+ * ~16 records at full speed. The buffer belongs to the session only
+ * while it holds unread bytes; once gnutls has taken them all and the
+ * next read would block (or the turn's budget is spent) it goes back to
+ * its thread's spare slot, so thousands of idle sessions hold no
+ * buffers. netstrm_pending() counts these bytes, so a caller that reads
+ * until EAGAIN or !pending never leaves data where epoll cannot see it. */
+#define NETSTRM_RB_SIZE (256 * 1024)
+
+static pthread_key_t rb_key;
+static pthread_once_t rb_once = PTHREAD_ONCE_INIT;
+
+static void rb_key_init(void)
+{
+	(void)pthread_key_create(&rb_key, free);
+}
+
+static char *rb_take(void)
+{
+	pthread_once(&rb_once, rb_key_init);
+	char *b = pthread_getspecific(rb_key);
+	if (b) {
+		(void)pthread_setspecific(rb_key, NULL);
+		return b;
+	}
+	return malloc(NETSTRM_RB_SIZE);
+}
+
+/* The session's buffer is empty: keep it as its thread's spare. */
+static void rb_give_back(struct netstrm *s)
+{
+	char *b = s->rb;
+	s->rb = NULL;
+	s->rb_off = s->rb_len = 0;
+	if (!b)
+		return;
+	pthread_once(&rb_once, rb_key_init);
+	if (pthread_getspecific(rb_key) == NULL && pthread_setspecific(rb_key, b) == 0)
+		return;
+	free(b);
+}
+
+static ssize_t rb_pull(gnutls_transport_ptr_t ptr, void *data, size_t len)
+{
+	struct netstrm *s = ptr;
+	if (s->rb_off == s->rb_len) {
+		if (s->budget == 0) {
+			rb_give_back(s);
+			gnutls_transport_set_errno(s->sess, EAGAIN);
+			return -1;
+		}
+		if (!s->rb && !(s->rb = rb_take())) {
+			/* no memory for a buffer: read what gnutls asked for */
+			ssize_t n = recv(s->fd, data, len, 0);
+			if (n < 0)
+				gnutls_transport_set_errno(s->sess, errno);
+			return n;
+		}
+		size_t want = s->budget < NETSTRM_RB_SIZE ? s->budget : NETSTRM_RB_SIZE;
+		ssize_t n = recv(s->fd, s->rb, want, 0);
+		if (n <= 0) {
+			int e = errno;
+			rb_give_back(s);
+			if (n < 0)
+				gnutls_transport_set_errno(s->sess, e);
+			return n;
+		}
+		s->rb_off = 0;
+		s->rb_len = (size_t)n;
+		if (s->budget != SIZE_MAX)
+			s->budget -= (size_t)n;
+	}
+	size_t n = s->rb_len - s->rb_off;
+	if (n > len)
+		n = len;
+	memcpy(data, s->rb + s->rb_off, n);
+	s->rb_off += n;
+	return (ssize_t)n;
+}
+
+/* gnutls waits through this only in blocking use; bytes in the buffer
+ * count as readable. */
+static int rb_pull_timeout(gnutls_transport_ptr_t ptr, unsigned ms)
+{
+	struct netstrm *s = ptr;
+	if (s->rb_off < s->rb_len)
+		return 1;
+	struct pollfd p = { .fd = s->fd, .events = POLLIN };
+	int r = poll(&p, 1, ms == GNUTLS_INDEFINITE_TIMEOUT ? -1 : (int)ms);
+	if (r < 0)
+		gnutls_transport_set_errno(s->sess, errno);
+	return r;
+}
+
 static int tls_session_init(struct netstrm *s, char *err, size_t errlen)
 {
 	struct netstrm_ctx *ctx = s->ctx;
@@ -526,6 +630,13 @@ static int tls_session_init(struct netstrm *s, char *err, size_t errlen)
 							       ? GNUTLS_CERT_IGNORE
 							       : GNUTLS_CERT_REQUIRE);
 	gnutls_transport_set_int(s->sess, s->fd);
+	if (ctx->server) {
+		s->budget = SIZE_MAX;
+		/* reads through rb_pull, writes straight to the fd as before */
+		gnutls_transport_set_ptr2(s->sess, s, (gnutls_transport_ptr_t)(intptr_t)s->fd);
+		gnutls_transport_set_pull_function(s->sess, rb_pull);
+		gnutls_transport_set_pull_timeout_function(s->sess, rb_pull_timeout);
+	}
 	return 0;
 fail:
 	set_err(err, errlen, "gnutls session setup: %s", gnutls_strerror(r));
@@ -679,6 +790,16 @@ ssize_t netstrm_recv_record(struct netstrm *s, const char **data, void **rec)
 #endif
 }
 
+void netstrm_read_budget(struct netstrm *s, size_t bytes)
+{
+#ifdef HAVE_GNUTLS
+	s->budget = bytes;
+#else
+	(void)s;
+	(void)bytes;
+#endif
+}
+
 void netstrm_record_free(void *rec)
 {
 #ifdef HAVE_GNUTLS
@@ -692,7 +813,8 @@ void netstrm_record_free(void *rec)
 bool netstrm_pending(const struct netstrm *s)
 {
 #ifdef HAVE_GNUTLS
-	return s->ctx->tls && s->sess && gnutls_record_check_pending(s->sess) > 0;
+	return s->ctx->tls && s->sess &&
+	       (s->rb_off < s->rb_len || gnutls_record_check_pending(s->sess) > 0);
 #else
 	(void)s;
 	return false;
@@ -887,6 +1009,7 @@ void netstrm_close(struct netstrm *s)
 		}
 		gnutls_deinit(s->sess);
 	}
+	rb_give_back(s);
 #endif
 	if (s->fd >= 0)
 		close(s->fd);

@@ -657,6 +657,7 @@ static void sess_readable_plain(struct imtcp_worker *w, struct imtcp_session *s)
 static void sess_readable_tls(struct imtcp_worker *w, struct imtcp_session *s)
 {
 	struct imtcp_input *in = w->in;
+	netstrm_read_budget(s->ns, (size_t)IMTCP_READ_SIZE * IMTCP_READ_ROUNDS);
 	for (int round = 0;; round++) {
 		size_t got = 0;
 		ssize_t n = 1;
