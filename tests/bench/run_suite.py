@@ -453,7 +453,7 @@ def run_hook(args, scen, emit):
     if not os.path.exists(script):
         log("%s: skipped, no %s" % (scen, script))
         return
-    n = args.service_n
+    n = args.kafka_n if scen == "kafka" else args.service_n
     env = dict(os.environ, SLUICED=args.sluiced, TCPFLOOD=args.tcpflood, ES_BENCH_NMSGS=str(n))
     if scen == "es" and "ES_BENCH_DAEMONS" not in env:
         # one Elasticsearch for all runs, the daemons alternating
@@ -541,7 +541,9 @@ def main():
     ap.add_argument("--udp-seconds", type=float, help="seconds of sending per step (default 5; --quick 1)")
     ap.add_argument("--udp-loss", type=float, default=0.1, help="loss bound in percent (default 0.1)")
     ap.add_argument("--udp-quiet", type=float, default=3.0, help="UDP: stop this long after the last growth")
-    ap.add_argument("--service-n", type=int, default=1000000, help="messages for the kafka/es hooks")
+    ap.add_argument("--service-n", type=int, default=1000000, help="messages for the es hook")
+    ap.add_argument("--kafka-n", type=int, default=3000000,
+                    help="messages for the kafka hook (its time resolution is 50 ms)")
     ap.add_argument("--stall", type=float, default=30.0, help="give up a TCP run after this long without growth")
     ap.add_argument("--settle", type=float, default=0.5, help="idle seconds after the port opens")
     ap.add_argument("--timeout", type=float, default=900.0)
