@@ -40,8 +40,11 @@
  *     A plain (mode 0) stream is ready at once. The caller enforces the
  *     handshake timeout (netstrm does not keep timers).
  *     netstrm_recv_record() then returns data; after a read, data may still sit
- *     decrypted inside the TLS layer where epoll cannot see it:
- *     netstrm_pending() says so, and the caller must read again.
+ *     inside the TLS layer where epoll cannot see it (decrypted, or read
+ *     from the socket ahead): netstrm_pending() says so, and the caller
+ *     must read again. netstrm_recv_record() returns EAGAIN only when
+ *     nothing read ahead is left; netstrm_read_budget() bounds how much a
+ *     caller's turn reads from the socket.
  *   - Client side (blocking, for an output worker): netstrm_connect()
  *     resolves, connects and, in TLS mode, does the handshake and checks
  *     the server with the ctx's auth mode, all within `timeout_ms`. With
