@@ -130,8 +130,8 @@ trap 'exit 143' TERM
 # and that this test has not been given before (the kernel may hand out
 # the same free port twice while neither is bound yet).
 get_free_port() {
-	python3 -c 'import socket, sys
-used = set(open(sys.argv[1]).read().split()) if __import__("os").path.exists(sys.argv[1]) else set()
+	python3 -c 'import os, socket, sys
+used = set(open(sys.argv[1]).read().split()) if os.path.exists(sys.argv[1]) else set()
 for _ in range(100):
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -289,6 +289,14 @@ try_wait_lines() {
 wait_lines() {
 	try_wait_lines "$@" ||
 		fail "expected $2 lines in $1 within ${3:-60} s, got $WAIT_GOT ($WAIT_WHY)"
+}
+
+# require_page_cache: skips the test unless fincore (util-linux) can tell
+# what of a file in $TESTDIR is in the page cache (not on tmpfs, whose
+# pages are the file itself).
+require_page_cache() {
+	command -v fincore >/dev/null || skip "fincore (util-linux) not installed"
+	[ "$(stat -f -c %T "$TESTDIR")" != tmpfs ] || skip "$TESTDIR is on tmpfs (no page cache to drop)"
 }
 
 # cached_bytes FILE [UNIT]: how much of FILE is in the page cache (fincore,

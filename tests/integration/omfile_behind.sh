@@ -13,8 +13,7 @@ require_tool sluiced "$SLUICED"
 require_tool tcpflood "$TCPFLOOD"
 [ "$DUT_NAME" = sluiced ] || skip "sluice-specific (uncachedWrites)"
 [ -f "$CHECK_SEQ" ] || skip "check_seq.py not found at $CHECK_SEQ"
-command -v fincore >/dev/null || skip "fincore (util-linux) not installed"
-[ "$(stat -f -c %T "$TESTDIR")" = tmpfs ] && skip "$TESTDIR is on tmpfs (no page cache to drop)"
+require_page_cache
 
 cat >"$TESTDIR/test.conf" <<EOF
 main_queue(queue.workerThreads="1")

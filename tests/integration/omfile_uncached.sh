@@ -26,7 +26,7 @@ require_tool sluiced "$SLUICED"
 require_tool tcpflood "$TCPFLOOD"
 [ "$DUT_NAME" = sluiced ] || skip "sluice-specific (uncachedWrites)"
 [ -f "$CHECK_SEQ" ] || skip "check_seq.py not found at $CHECK_SEQ"
-command -v fincore >/dev/null || skip "fincore (util-linux) not installed"
+require_page_cache
 
 PORT2=$(get_free_port)
 SF="$TESTDIR/stats.json"

@@ -228,17 +228,24 @@ static size_t read_all(struct netstrm *s, int max_recs, size_t budget, int slow_
 	return max_turn;
 }
 
+/* One session from accept to close, read by read_all (see there). */
+static size_t one_session(int max_recs, size_t budget, int slow_turns, size_t *first)
+{
+	struct client c = { 0 };
+	pthread_t th;
+	struct netstrm_ctx *ctx;
+	struct netstrm *s = serve_one(&c, &th, &ctx);
+	size_t max_turn = read_all(s, max_recs, budget, slow_turns, first);
+	finish(&c, th, s, ctx);
+	return max_turn;
+}
+
 START_TEST(t_readahead_counts_as_pending)
 {
 	/* two records a turn, then poll(): the 256 KiB read ahead hold many
 	 * more, and the sender is done, so only netstrm_pending() can say
 	 * they are there */
-	struct client c = { 0 };
-	pthread_t th;
-	struct netstrm_ctx *ctx;
-	struct netstrm *s = serve_one(&c, &th, &ctx);
-	read_all(s, 2, SIZE_MAX, 0, NULL);
-	finish(&c, th, s, ctx);
+	one_session(2, SIZE_MAX, 0, NULL);
 }
 END_TEST
 
@@ -248,29 +255,19 @@ START_TEST(t_budget_bounds_a_turn)
 	 * that plus the rest of a record gnutls had begun in the turn before;
 	 * the first turns wait 50 ms first, so that the socket holds far
 	 * more than the budget */
-	struct client c = { 0 };
-	pthread_t th;
-	struct netstrm_ctx *ctx;
-	struct netstrm *s = serve_one(&c, &th, &ctx);
 	size_t first = 0;
-	size_t max_turn = read_all(s, 0, 32 * 1024, 8, &first);
+	size_t max_turn = one_session(0, 32 * 1024, 8, &first);
 	ck_assert_msg(first <= 256 * 1024 + 32 * 1024 + 17 * 1024, "the first turn read %zu bytes "
 		      "with a 32 KiB budget", first);
 	ck_assert_msg(max_turn > 0, "everything came in one turn despite a 32 KiB budget");
 	ck_assert_msg(max_turn <= 32 * 1024 + 17 * 1024, "one turn read %zu bytes with a 32 KiB "
 		      "budget", max_turn);
-	finish(&c, th, s, ctx);
 }
 END_TEST
 
 START_TEST(t_unlimited_reads_everything)
 {
-	struct client c = { 0 };
-	pthread_t th;
-	struct netstrm_ctx *ctx;
-	struct netstrm *s = serve_one(&c, &th, &ctx);
-	read_all(s, 0, SIZE_MAX, 0, NULL);
-	finish(&c, th, s, ctx);
+	one_session(0, SIZE_MAX, 0, NULL);
 }
 END_TEST
 
