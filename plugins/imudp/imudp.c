@@ -54,6 +54,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/epoll.h>
+#include <linux/sock_diag.h> /* SK_MEMINFO_* */
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -84,7 +85,7 @@ static const struct param_desc imudp_mod_params[] = {
 	{ "schedulingPolicy", PARAM_WORD, NULL, 0, MOFF(sched_policy), "SCHED_FIFO, SCHED_RR or SCHED_OTHER for the receiver threads" },
 	{ "schedulingPriority", PARAM_INT, "0", 0, MOFF(sched_prio), "priority for schedulingPolicy" },
 	{ "preserveCase", PARAM_BINARY, "off", 0, MOFF(preserve_case), "keep the case of fromhost (no effect without DNS)" },
-	{ "coalesceDelay", PARAM_INT, "1000", 0, MOFF(coalesce_delay), "sluice: at most this many microseconds a receiver waits after a small batch, so the next wake-up finds more datagrams (bounded by the receive buffer; 0 = off)" },
+	{ "coalesceDelay", PARAM_INT, "4000", 0, MOFF(coalesce_delay), "sluice: at most this many microseconds a receiver waits after a wake-up that found few datagrams, so the next one finds more (bounded by an eighth of the receive buffer; 0 = off)" },
 	{ "udpservertimerequery", PARAM_INT, "2", PARAM_LEGACY, MOFF(time_requery), "$UDPServerTimeRequery" },
 	{ "imudpschedulingpolicy", PARAM_WORD, NULL, PARAM_LEGACY, MOFF(sched_policy), "$IMUDPSchedulingPolicy" },
 	{ "imudpschedulingpriority", PARAM_INT, "0", PARAM_LEGACY, MOFF(sched_prio), "$IMUDPSchedulingPriority" },
@@ -409,36 +410,75 @@ static int64_t mono_us(void)
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
+/* Bytes in the receive queue of socket `fd` (SO_MEMINFO), -1 if unknown. */
+static int64_t rcvq_bytes(int fd)
+{
+	uint32_t mi[SK_MEMINFO_VARS];
+	socklen_t l = sizeof(mi);
+	if (getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mi, &l) != 0 ||
+	    l < sizeof(mi[0]) * (SK_MEMINFO_RMEM_ALLOC + 1))
+		return -1;
+	return mi[SK_MEMINFO_RMEM_ALLOC];
+}
+
 /* Coalescing (coalesceDelay). At moderate rates each wake-up finds a few
- * datagrams, and each costs two context switches (this thread and the
- * queue worker it wakes): most of the CPU per message. After a wake-up
- * that read less than a batch, the receiver naps long enough for about a
- * batch to arrive at the rate just seen — but never longer than
- * coalesceDelay, and never for more than a quarter of what the receive
- * buffer holds, so the nap cannot make the kernel drop datagrams. High
- * rates (full batches) never nap; an idle socket costs one nap per
- * datagram, a bounded delay. */
+ * datagrams, and each costs context switches (this thread, and the queue
+ * worker it wakes, which then takes a small batch): most of the CPU per
+ * message. After a wake-up that read less than IMUDP_COALESCE datagrams,
+ * the receiver naps long enough for about that many to arrive at the
+ * rate just seen, but never longer than coalesceDelay and never for more
+ * than an eighth of what the receive buffer holds at that rate.
+ *
+ * The rate seen can be far too low (a sender that writes in bursts, a
+ * burst after a quiet spell), and a datagram that finds the buffer full
+ * is lost. So a nap goes in steps, each short enough that the socket
+ * cannot fill more than half its buffer even at IMUDP_WORST bytes per
+ * µs (a million of the smallest datagrams a second; each takes 832 bytes
+ * of the buffer, more than its length); between steps the receiver asks
+ * how much each of its sockets has queued (SO_MEMINFO). With rcvBufSize="4m" (8 MB) the first
+ * step already covers the longest nap; with the default buffer (about
+ * 200 KB) the steps are about 100 µs. Rates that fill a wake-up never
+ * nap. */
+#define IMUDP_COALESCE 1024
+#define IMUDP_WORST 832
 static void coalesce(struct imudp_thread *t, int64_t since)
 {
 	struct imudp_input *in = t->in;
 	int64_t max = in->mod ? in->mod->coalesce_delay : 0;
 	uint64_t got = t->got;
-	if (max <= 0 || got == 0 || got >= (uint64_t)in->batch_size)
+	if (max <= 0 || got == 0 || got >= IMUDP_COALESCE)
 		return;
 	int64_t dt = mono_us() - since;
 	if (dt < 1)
 		dt = 1;
 	uint64_t truesize = t->got_bytes / got + 1024; /* a datagram's share of the buffer */
-	uint64_t want = t->rcvbuf / truesize / 4;
-	if (want > (uint64_t)in->batch_size)
-		want = (uint64_t)in->batch_size;
+	uint64_t want = t->rcvbuf / truesize / 8;
+	if (want > IMUDP_COALESCE)
+		want = IMUDP_COALESCE;
 	int64_t nap = (int64_t)(want * (uint64_t)dt / got);
 	if (nap > max)
 		nap = max;
-	if (nap < 50)
-		return;
-	struct timespec ts = { nap / 1000000, (nap % 1000000) * 1000 };
-	nanosleep(&ts, NULL);
+	int64_t fill = 0; /* the wake-up left the sockets empty (or they were) */
+	while (nap >= 50) {
+		int64_t step = ((int64_t)t->rcvbuf / 2 - fill) / IMUDP_WORST;
+		if (step > nap)
+			step = nap;
+		if (step < 50 || atomic_load_explicit(&in->stopping, memory_order_relaxed))
+			return;
+		struct timespec ts = { step / 1000000, (step % 1000000) * 1000 };
+		nanosleep(&ts, NULL);
+		nap -= step;
+		if (nap < 50)
+			return;
+		fill = 0;
+		for (int si = 0; si < in->n_socks; si++) {
+			int64_t b = rcvq_bytes(in->socks[si].fd);
+			if (b < 0)
+				return;
+			if (b > fill)
+				fill = b;
+		}
+	}
 }
 
 static void *receiver(void *arg)

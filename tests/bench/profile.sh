@@ -9,6 +9,8 @@
 #
 #   tests/bench/profile.sh SCENARIO [VARIANT|-] [N]
 #   e.g. tests/bench/profile.sh ietf-tls - 5000000
+#   UDP: UDP_RATE=R sends at R datagrams/s (default 200000; 0 = as fast
+#   as the sender can).
 #
 # Needs perf, ../shared/bench (setup-anchors.sh run once). SLUICED picks
 # the binary (default: tools/sluiced of this tree). The perf data is kept
@@ -25,7 +27,7 @@ command -v perf >/dev/null || { echo "profile.sh: perf is not installed" >&2; ex
 vargs=()
 [ "$variant" != "-" ] && vargs=(--variant "$variant")
 extra=()
-[ "$scenario" = udp ] && extra=(--rate 200000)
+[ "$scenario" = udp ] && extra=(--rate ${UDP_RATE:-200000})
 
 # perf runs for the whole benchmark; the samples of other processes
 # (sender, harness) are left out by --comm below.
