@@ -291,6 +291,22 @@ wait_lines() {
 		fail "expected $2 lines in $1 within ${3:-60} s, got $WAIT_GOT ($WAIT_WHY)"
 }
 
+# udp_conf FILE TCPPORT IMUDP_MODULE_PARAMS RCVBUFSIZE TEMPLATE OUT: a
+# config with one imudp input on $PORT (127.0.0.1) whose messages go to
+# OUT through the string template TEMPLATE, and an idle imtcp input on
+# TCPPORT, which start_sluiced waits for.
+udp_conf() {
+	cat >"$1" <<-EOF
+	module(load="imudp" $3)
+	module(load="imtcp")
+	input(type="imtcp" port="$2" address="127.0.0.1" ruleset="none")
+	ruleset(name="none") { }
+	input(type="imudp" port="$PORT" address="127.0.0.1" rcvBufSize="$4")
+	template(name="t" type="string" string="$5")
+	action(type="omfile" file="$6" template="t")
+	EOF
+}
+
 # require_page_cache: skips the test unless fincore (util-linux) can tell
 # what of a file in $TESTDIR is in the page cache (not on tmpfs, whose
 # pages are the file itself).

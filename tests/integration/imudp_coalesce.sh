@@ -24,15 +24,7 @@ require_tool tcpflood "$TCPFLOOD"
 N1=100000
 TCPP=$(get_free_port)
 OUT="$TESTDIR/out.small"
-cat >"$TESTDIR/small.conf" <<EOF
-module(load="imudp" batchSize="64" coalesceDelay="20000")
-module(load="imtcp")
-input(type="imtcp" port="$TCPP" address="127.0.0.1" ruleset="none")
-ruleset(name="none") { }
-input(type="imudp" port="$PORT" address="127.0.0.1" rcvBufSize="256k")
-template(name="m" type="string" string="%msg%\n")
-action(type="omfile" file="$OUT" template="m")
-EOF
+udp_conf "$TESTDIR/small.conf" "$TCPP" 'batchSize="64" coalesceDelay="20000"' 256k '%msg%\n' "$OUT"
 start_sluiced "$TESTDIR/small.conf" "$TCPP"
 "$TCPFLOOD" -T udp -t 127.0.0.1 -p "$PORT" -m "$N1" -r 50000 -q ||
 	fail "expected tcpflood to send $N1 datagrams, got exit status $?"
@@ -50,15 +42,8 @@ N2=4000
 run() { # $1 = coalesceDelay; prints "wake-ups largest-gap-in-us"
 	local out="$TESTDIR/out.$1" tp
 	tp=$(get_free_port)
-	cat >"$TESTDIR/c$1.conf" <<-EOF
-	module(load="imudp" batchSize="1024" timeRequery="1000" coalesceDelay="$1")
-	module(load="imtcp")
-	input(type="imtcp" port="$tp" address="127.0.0.1" ruleset="none")
-	ruleset(name="none") { }
-	input(type="imudp" port="$PORT" address="127.0.0.1" rcvBufSize="4m")
-	template(name="t" type="string" string="%timegenerated:::date-rfc3339%|%msg%\n")
-	action(type="omfile" file="$out" template="t")
-	EOF
+	udp_conf "$TESTDIR/c$1.conf" "$tp" "batchSize=\"1024\" timeRequery=\"1000\" coalesceDelay=\"$1\"" 4m \
+		'%timegenerated:::date-rfc3339%|%msg%\n' "$out"
 	{
 		start_sluiced "$TESTDIR/c$1.conf" "$tp"
 		"$TCPFLOOD" -T udp -t 127.0.0.1 -p "$PORT" -m "$N2" -r 5000 -q ||

@@ -13,15 +13,8 @@ N=640
 run() { # $1 = timeRequery; prints the number of distinct reception times
 	local out="$TESTDIR/out.$1" tp
 	tp=$(get_free_port)
-	cat >"$TESTDIR/t$1.conf" <<-EOF
-	module(load="imudp" batchSize="32" timeRequery="$1")
-	module(load="imtcp")
-	input(type="imtcp" port="$tp" address="127.0.0.1" ruleset="none")
-	ruleset(name="none") { }
-	input(type="imudp" port="$PORT" address="127.0.0.1" rcvBufSize="4m")
-	template(name="t" type="string" string="%timegenerated:::date-rfc3339%|%msg%\n")
-	action(type="omfile" file="$out" template="t")
-	EOF
+	udp_conf "$TESTDIR/t$1.conf" "$tp" "batchSize=\"32\" timeRequery=\"$1\"" 4m \
+		'%timegenerated:::date-rfc3339%|%msg%\n' "$out"
 	start_sluiced "$TESTDIR/t$1.conf" "$tp"
 	kill -STOP "$DAEMON_PID"
 	python3 - "$PORT" "$N" <<-'EOF'
