@@ -435,10 +435,10 @@ static int64_t rcvq_bytes(int fd)
  * cannot fill more than half its buffer even at IMUDP_WORST bytes per
  * µs (a million of the smallest datagrams a second; each takes 832 bytes
  * of the buffer, more than its length); between steps the receiver asks
- * how much each of its sockets has queued (SO_MEMINFO). With rcvBufSize="4m" (8 MB) the first
- * step already covers the longest nap; with the default buffer (about
- * 200 KB) the steps are about 100 µs. Rates that fill a wake-up never
- * nap. */
+ * how much each of its sockets has queued (SO_MEMINFO). With
+ * rcvBufSize="4m" (8 MB) the first step already covers the longest nap;
+ * with the default buffer (about 200 KB) the steps are about 100 µs.
+ * Rates that fill a wake-up never nap. */
 #define IMUDP_COALESCE 1024
 #define IMUDP_WORST 832
 static void coalesce(struct imudp_thread *t, int64_t since)

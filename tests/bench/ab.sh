@@ -7,8 +7,8 @@
 #   tests/bench/ab.sh SCENARIO VARIANT|- N RUNS BIN_A BIN_B
 #   e.g. tests/bench/ab.sh bsd-tcp imtcp 10000000 3 /tmp/old/tools/sluiced tools/sluiced
 #
-# UDP: AB_RATE=R sends at R datagrams/s (../shared/bench's default is
-# 100,000; 0 = as fast as the sender can).
+# UDP: UDP_RATE=R sends at R datagrams/s (../shared/bench's default is
+# 100,000; 0 = as fast as the sender can), as for profile.sh.
 # Build the other binary in a worktree (git worktree add /tmp/old REV;
 # cd /tmp/old && autoreconf -fi && ./configure && make -j2).
 set -euo pipefail
@@ -18,7 +18,7 @@ scen=${1:?scenario} var=${2:?variant or -} n=${3:?N} runs=${4:?runs}
 A=$(realpath "${5:?binary A}") B=$(realpath "${6:?binary B}")
 vargs=()
 [ "$var" != "-" ] && vargs=(--variant "$var")
-[ -n "${AB_RATE:-}" ] && vargs+=(--rate "$AB_RATE")
+[ -n "${UDP_RATE:-}" ] && vargs+=(--rate "$UDP_RATE")
 for ((i = 1; i <= runs; i++)); do
 	for bin in "$A" "$B"; do
 		tag=A
