@@ -100,6 +100,7 @@ struct kafka_cfg {
 	int64_t delivery_timeout;
 	int64_t max_held;
 	char *confirm_delivery;
+	int64_t async_window;
 };
 
 #define KOFF(f) offsetof(struct kafka_cfg, f)
@@ -128,6 +129,7 @@ static const struct param_desc kafka_params[] = {
 	{ "deliveryTimeout", PARAM_INT, "10000", 0, KOFF(delivery_timeout), "sluice: ms without a delivery report before the action suspends" },
 	{ "maxHeldMessages", PARAM_INT, "100000", 0, KOFF(max_held), "sluice: undelivered messages a worker holds while the broker is down" },
 	{ "confirmDelivery", PARAM_STRING, "auto", 0, KOFF(confirm_delivery), "sluice: transaction, async, or auto (transaction behind a disk queue)" },
+	{ "asyncWindow", PARAM_INT, "10000", 0, KOFF(async_window), "sluice: with confirmDelivery=\"async\", messages a worker has produced without their delivery report, at most" },
 };
 static const struct param_table kafka_table = PARAM_TABLE(kafka_params, struct kafka_cfg);
 
@@ -222,9 +224,12 @@ struct kafka_wrk {
 	struct syslog_time ts_last;
 };
 
-/* confirmDelivery="async": messages a worker may have produced without
- * their delivery report (maxHeldMessages if smaller) */
-#define ASYNC_WINDOW 50000
+/* librdkafka's linger.ms unless confParam sets it (or its older name
+ * queue.buffering.max.ms): 2 ms instead of librdkafka's 5. With
+ * asyncWindow, fewer messages wait inside librdkafka and they are still
+ * in the CPU's caches when their delivery reports are served (see
+ * doc/modules/omkafka.md, "Threading and throughput"). */
+#define DEFAULT_LINGER_MS "2"
 
 /* the per-message opaque: librdkafka chose the partition */
 #define OPQ_AUTO ((void *)(uintptr_t)1)
@@ -845,6 +850,8 @@ static void *kafka_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 		free(v);
 	}
 	rd_kafka_conf_set_log_cb(a->conf, log_cb);
+	if (!conf_has(&c->conf_param, "linger.ms") && !conf_has(&c->conf_param, "queue.buffering.max.ms"))
+		rd_kafka_conf_set(a->conf, "linger.ms", DEFAULT_LINGER_MS, err, sizeof(err));
 	if (c->stats_file && !conf_has(&c->conf_param, "statistics.interval.ms"))
 		rd_kafka_conf_set(a->conf, "statistics.interval.ms", "60000", err, sizeof(err));
 	/* topic properties given in confParam (message.timeout.ms, acks,
@@ -934,9 +941,10 @@ static void *kafka_act_create(void *cfgp, struct cfg_obj *o, int *n_errors)
 	a->own_queue_persistent = (qf && !qf->val.is_array && qf->val.str && *qf->val.str) ||
 				  (qt && !qt->val.is_array && qt->val.str &&
 				   !strcasecmp(qt->val.str, "disk"));
-	if (c->close_timeout < 0 || c->delivery_timeout < 100 || c->max_held < 1) {
+	if (c->close_timeout < 0 || c->delivery_timeout < 100 || c->max_held < 1 ||
+	    c->async_window < 2) {
 		cfg_error(&o->pos, "omkafka: closeTimeout must be >= 0, deliveryTimeout >= 100, "
-			  "maxHeldMessages >= 1");
+			  "maxHeldMessages >= 1, asyncWindow >= 2");
 		errs++;
 	}
 	if (c->keep_failed && !c->failed_msg_file)
@@ -1195,7 +1203,8 @@ static void *kafka_wrk_create(void *act)
 	w->a = a;
 	w->last_hit = -1;
 	w->rr = atomic_fetch_add(&a->wrk_seq, 1);
-	w->window = a->cfg->max_held < ASYNC_WINDOW ? (uint64_t)a->cfg->max_held : ASYNC_WINDOW;
+	w->window = (uint64_t)(a->cfg->max_held < a->cfg->async_window ? a->cfg->max_held
+									    : a->cfg->async_window);
 	w->key_len = a->cfg->key ? strlen(a->cfg->key) : 0;
 	if (a->cfg->dyna_topic) {
 		w->n_cache = (int)a->cfg->dyna_topic_cache_size;

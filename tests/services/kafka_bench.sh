@@ -11,7 +11,7 @@
 # so broker CPU near (cores - daemon CPU) means the broker is the limit.
 # Runs are interleaved (sluiced, rsyslogd, sluiced, ...) and both daemons
 # get the same config file text and the same tcpflood input.
-# The broker is warmed up first (500,000 messages from kcat); the topic
+# The broker is warmed up first (3,000,000 messages from kafka_floor); the topic
 # is counted every 50 ms (two kcat calls each), which bounds the time
 # resolution: use 3,000,000 messages or more for figures.
 # Not a test (not run by run-all.sh): figures for doc/benchmarks.md.
@@ -19,8 +19,15 @@
 #   tests/services/kafka_bench.sh [NMSGS] [RUNS]      (default 3000000 3)
 #
 # KAFKA_BENCH_DUTS="sluiced rsyslogd": the daemons, in this order per round;
+#   "floor" is tests/bench/kafka_floor.c (librdkafka alone producing the
+#   same messages, no daemon, no tcpflood: the most any daemon producing
+#   through librdkafka can send here, and the least CPU it can spend);
+#   KAFKA_FLOOR_ARGS="PRODUCERS [WINDOW [NAME=VALUE ...]]" (default
+#   "2 10000": omkafka's two workers and asyncWindow) for it;
 #   "sluiced@DIR" is sluiced with its modules from DIR first (SLUICE_MODDIR),
 #   to compare two builds of omkafka.so in one run.
+#   "sluiced:K" is sluiced with the omkafka parameters of KAFKA_BENCH_VK
+#   (K a digit) added, to compare settings in one interleaved run.
 # KAFKA_BENCH_ACTION='...': more omkafka parameters (both daemons), e.g.
 #   'confParam=["linger.ms=5"]' to compare with librdkafka settings.
 # KAFKA_BENCH_GLOBAL='...': statements before the modules (both daemons),
@@ -40,7 +47,11 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 HZ=$(getconf CLK_TCK)
 
 run_one() { # DUT TOPIC
-	local dut=$1 topic=$2 t0 t1 c0 c1 b0 b1 port
+	local dut=$1 topic=$2 t0 t1 c0 c1 b0 b1 port variant=
+	if [ "${dut#sluiced:}" != "$dut" ]; then
+		variant=KAFKA_BENCH_V${dut#sluiced:}
+		variant=${!variant:-}
+	fi
 	port=$(get_free_port)
 	kafka_create_topic "$topic" 3
 	cat >"$TESTDIR/$topic.conf" <<-EOF
@@ -53,7 +64,7 @@ run_one() { # DUT TOPIC
 	ruleset(name="flood") {
 		action(type="omkafka" broker=["$KAFKA_BROKER"] topic="$topic" template="kvalue"
 		       key="kkey" dynaKey="on" partitions.auto="on"
-		       action.resumeRetryCount="-1" action.resumeInterval="1" ${KAFKA_BENCH_ACTION:-})
+		       action.resumeRetryCount="-1" action.resumeInterval="1" ${KAFKA_BENCH_ACTION:-} $variant)
 	}
 	EOF
 	if [ "$dut" = rsyslogd ]; then
@@ -112,17 +123,44 @@ run_one() { # DUT TOPIC
 			d, n, got, s, got / s, cpu, cpu * 1e6 / got, bcpu, bcpu * 100 / s }'
 }
 
+build_floor() {
+	cc -O2 -o "$TESTDIR/kafka_floor" "$srcdir/tests/bench/kafka_floor.c" -lrdkafka -lpthread ||
+		fail "expected tests/bench/kafka_floor.c to build (cc, librdkafka-dev), it did not"
+}
+
+# run_floor TOPIC: tests/bench/kafka_floor.c instead of a daemon and
+# tcpflood; it times itself (first produce call to last delivery report)
+# and counts its CPU (librdkafka's threads included).
+run_floor() {
+	local topic=$1 b0 b1 out
+	kafka_create_topic "$topic" 3
+	b0=$(cpu_ticks "$KAFKA_PID")
+	out=$("$TESTDIR/kafka_floor" "$KAFKA_BROKER" "$topic" "$NMSGS" ${KAFKA_FLOOR_ARGS:-2 10000}) || fail "kafka_floor: $out"
+	b1=$(cpu_ticks "$KAFKA_PID")
+	echo "$out" | awk -v n="$NMSGS" -v got="$(kafka_count "$topic")" -v b=$((b1 - b0)) -v hz="$HZ" '{
+		s = $5; bcpu = b / hz
+		printf "kafka-bench: %-8s %8d msgs  %8d in topic  %6.2f s  %9.0f msg/s  cpu %5.2f s  %5.2f us/msg  broker %5.2f s (%3.0f%% of a core)\n",
+			"floor", n, got, s, got / s, $10, $10 * 1e6 / got, bcpu, bcpu * 100 / s }'
+}
+
 # A freshly started broker is slow at first (its JVM compiles the produce
-# path): 500,000 messages from kcat into a topic of its own first, so that
-# no daemon's first run pays for the warm-up.
+# path): KAFKA_BENCH_WARMUP (default 3,000,000) messages of the bench's
+# shape from kafka_floor into a topic of their own first, so that no
+# daemon's first run pays for the warm-up (500,000 from kcat, keys and
+# timestamps of another shape, left the first run 25-35 % slower).
+build_floor
 kafka_create_topic bench-warmup 3
-seq -f "warm-up %.0f" 1 500000 | "$KCAT" -P -b "$KAFKA_BROKER" -t bench-warmup -X linger.ms=5 ||
-	echo "kafka-bench: warm-up through kcat failed (runs go on)"
+"$TESTDIR/kafka_floor" "$KAFKA_BROKER" bench-warmup "${KAFKA_BENCH_WARMUP:-3000000}" 2 >/dev/null ||
+	echo "kafka-bench: warm-up through kafka_floor failed (runs go on)"
 
 for ((r = 1; r <= RUNS; r++)); do
 	nd=0
 	for dut in ${KAFKA_BENCH_DUTS:-sluiced rsyslogd}; do
-		run_one "$dut" "bench-${dut:0:1}$((++nd))-$r"
+		if [ "$dut" = floor ]; then
+			run_floor "bench-f$((++nd))-$r"
+		else
+			run_one "$dut" "bench-${dut:0:1}$((++nd))-$r"
+		fi
 	done
 done
 kafka_stop

@@ -5,7 +5,10 @@
 # (one topic per sending host), errorFile (messages larger than
 # confParam message.max.bytes: one JSON line each), statsFile (librdkafka
 # statistics), and failedMsgFile files left from an earlier run, in
-# rsyslog's format and in sluice's, sent at start and then removed.
+# rsyslog's format and in sluice's, sent at start and then removed; and
+# asyncWindow: with 100, librdkafka never holds more than 100 messages of
+# the worker (its statistics' msg_cnt, sampled every 10 ms while 20,000
+# messages pass), and every message arrives once.
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$srcdir/tests/services/kafka.sh"
 
@@ -18,9 +21,11 @@ kafka_create_topic rr 3
 kafka_create_topic dyn-hosta 1
 kafka_create_topic dyn-hostb 1
 kafka_create_topic big 1
+kafka_create_topic win 3
 
 PORT2=$(get_free_port)
 PORT3=$(get_free_port)
+PORT4=$(get_free_port)
 # undelivered messages of an earlier run: rsyslog's format (TOPIC TAB
 # PAYLOAD) and sluice's (escaped fields, key and partition kept)
 printf 'rr\tbacklog-rsyslog-1\nrr\tbacklog-rsyslog-2\n' >"$TESTDIR/failed-rr.txt"
@@ -35,6 +40,7 @@ template(name="dyntopic" type="string" string="dyn-%hostname%")
 input(type="imtcp" port="$PORT" address="127.0.0.1" ruleset="rr")
 input(type="imtcp" port="$PORT2" address="127.0.0.1" ruleset="dyn")
 input(type="imtcp" port="$PORT3" address="127.0.0.1" ruleset="big")
+input(type="imtcp" port="$PORT4" address="127.0.0.1" ruleset="win")
 ruleset(name="rr") {
 	action(type="omkafka" broker="$KAFKA_BROKER" topic="rr" template="kvalue"
 	       partitions.number="3" key="const-key" kafkaHeader=["h1=v1", "h2=v=2"]
@@ -52,6 +58,11 @@ ruleset(name="big") {
 	action(type="omkafka" broker="$KAFKA_BROKER" topic="big" template="kvalue"
 	       confParam=["message.max.bytes=1000"] errorFile="$TESTDIR/errors.json")
 }
+ruleset(name="win") {
+	action(type="omkafka" broker="$KAFKA_BROKER" topic="win" template="kvalue"
+	       partitions.auto="on" confirmDelivery="async" asyncWindow="100"
+	       statsFile="$TESTDIR/win-stats.json" confParam=["statistics.interval.ms=10"])
+}
 EOF
 
 start_sluiced "$TESTDIR/test.conf"
@@ -61,10 +72,12 @@ start_sluiced "$TESTDIR/test.conf"
 "$TCPFLOOD" -p "$PORT2" -m 10 -s 20 -H hosta -q || fail "expected tcpflood to send 10 messages"
 "$TCPFLOOD" -p "$PORT3" -m 5 -d 2000 -q || fail "expected tcpflood to send 5 messages"
 "$TCPFLOOD" -p "$PORT3" -m 3 -s 5 -q || fail "expected tcpflood to send 3 messages"
+"$TCPFLOOD" -p "$PORT4" -m 20000 -q || fail "expected tcpflood to send 20000 messages"
 kafka_wait_count rr 1001 30 || fail "expected 999 + 2 backlog messages in topic rr, got $KAFKA_GOT"
 kafka_wait_count dyn-hosta 21 30 || fail "expected 20 + 1 backlog messages in dyn-hosta, got $KAFKA_GOT"
 kafka_wait_count dyn-hostb 10 30 || fail "expected 10 messages in dyn-hostb, got $KAFKA_GOT"
 kafka_wait_count big 3 30 || fail "expected the 3 small messages in topic big, got $KAFKA_GOT"
+kafka_wait_count win 20000 60 || fail "expected 20000 messages in topic win, got $KAFKA_GOT"
 wait_lines "$TESTDIR/errors.json" 5 30
 sleep 1.5 # at least one tick: backlog done, files removed; stats written
 stop_daemon
@@ -120,5 +133,18 @@ python3 - "$TESTDIR/stats.json" <<-'EOF' || fail "expected librdkafka statistics
 	    o = json.loads(l)
 	    assert o["type"] == "producer" and "brokers" in o, o.keys()
 	EOF
+# asyncWindow: all 20,000 once, never more than 100 inside librdkafka
+kafka_consume win "$TESTDIR/win.txt" 20000 60
+c=$(sed -n 's/^\t[0-2]\ttcpflood  msgnum:\([0-9]*\):$/\1/p' "$TESTDIR/win.txt" | sort -u | wc -l)
+[ "$c" = 20000 ] && [ "$(wc -l <"$TESTDIR/win.txt")" = 20000 ] ||
+	fail "expected 20000 distinct messages in topic win, got $c distinct of $(wc -l <"$TESTDIR/win.txt")"
+python3 - "$TESTDIR/win-stats.json" <<-'EOF' || fail "expected librdkafka to hold at most 100 messages with asyncWindow=100"
+	import json, sys
+	cnt = [json.loads(l)["msg_cnt"] for l in open(sys.argv[1]).read().splitlines()]
+	assert len(cnt) >= 10, "only %d statistics documents" % len(cnt)
+	assert max(cnt) <= 100, "msg_cnt up to %d (%d documents)" % (max(cnt), len(cnt))
+	assert max(cnt) > 0, "msg_cnt never above 0 (%d documents)" % len(cnt)
+	EOF
+log "ok: asyncWindow"
 log "ok: partitions.number, key, kafkaHeader, dynaTopic, errorFile, statsFile, failedMsgFile (both formats)"
 exit 0
