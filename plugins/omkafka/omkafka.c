@@ -582,14 +582,16 @@ static void resend_retry(struct kafka_wrk *w);
 
 /* confirmDelivery="async": the worker's window is full. Produce again
  * what failed, then serve reports until half the window is free, or until
- * they stop coming for deliveryTimeout ms (then the action suspends). */
+ * they stop coming for deliveryTimeout ms (then the action suspends,
+ * unless librdkafka said meanwhile that every broker is down). */
 static bool make_room(struct kafka_wrk *w)
 {
 	struct kafka_act *a = w->a;
 	if (w->retry.n && !w->down)
 		resend_retry(w);
 	wait_reports_to(w, w->window / 2, a->cfg->delivery_timeout, 1000, -1);
-	if (w->outstanding + w->retry.n < w->window)
+	/* every broker down: maxHeldMessages applies (kafka_tx_add) */
+	if (w->outstanding + w->retry.n < w->window || w->down)
 		return true;
 	log_limited(a, "%s: %llu messages not yet acknowledged by the broker, %zu to be sent "
 		    "again%s; action suspended", a->label, (unsigned long long)w->outstanding,
@@ -1333,8 +1335,11 @@ static enum act_result kafka_tx_add(void *wrk, struct msg *m, const char *render
 	/* a broker that is down: hold at most maxHeldMessages, then refuse */
 	if (SL_UNLIKELY(w->down && w->outstanding + w->retry.n >= (uint64_t)c->max_held))
 		return ACT_SUSPENDED;
-	/* async: at most `window` messages without their report */
-	if (SL_UNLIKELY(w->outstanding + w->retry.n >= w->window) &&
+	/* async: at most `window` messages without their report while a
+	 * broker answers (while none does, maxHeldMessages above: what
+	 * librdkafka holds at a stop is saved in failedMsgFile, what waits
+	 * in a memory queue is not) */
+	if (SL_UNLIKELY(w->outstanding + w->retry.n >= w->window) && !w->down &&
 	    a->confirm == CONFIRM_ASYNC && !make_room(w))
 		return ACT_SUSPENDED;
 
