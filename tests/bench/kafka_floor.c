@@ -1,25 +1,26 @@
 /* kafka_floor.c — librdkafka's own share of producing to Kafka on this
- * machine: N messages shaped as omkafka sends the Kafka bench's (the
- * value "v1|HOST|tag:|msgnum:NNNNNNNN:|13", the key "NNNNNNNN", the
- * record timestamp of the message, librdkafka's partitioner, a delivery
- * report per message), produced the way omkafka produces them
- * (rd_kafka_produceva with RD_KAFKA_MSG_F_COPY, rd_kafka_poll every 1,024
- * messages, at most WINDOW of them without their delivery report and
- * then served until half of them have it, as omkafka's asyncWindow;
- * librdkafka's linger.ms 2 ms, omkafka's default), and nothing else: no
- * input, no parsing, no queue, no template. Its CPU per message is the least a daemon that produces
- * through librdkafka can spend here, and its messages per second the
- * most it can send while the broker shares the machine.
+ * machine: N messages shaped as omkafka sends the Kafka bench's (value
+ * "v1|tcpflood|tag| msgnum:NNNNNNNN:|167", key "NNNNNNNN", the record
+ * timestamp of the message, librdkafka's partitioner, a delivery report
+ * per message), produced the way omkafka produces them
+ * (rd_kafka_produceva with RD_KAFKA_MSG_F_COPY, rd_kafka_poll every
+ * 1,024 messages, at most WINDOW of them without their delivery report
+ * and then served until half of them have it, as omkafka's asyncWindow;
+ * linger.ms 2 ms, omkafka's default), and nothing else: no input, no
+ * parsing, no queue, no template. Its CPU per message is the least a
+ * daemon that produces through librdkafka can spend here, and its
+ * messages per second the most it can send while the broker shares the
+ * machine (with no sender on it either).
  *
  *   kafka_floor BROKER TOPIC N [PRODUCERS [WINDOW [NAME=VALUE ...]]]
  *
  * PRODUCERS (default 2, as sluiced's two queue workers) threads, each
  * with its own producer and N/PRODUCERS messages; WINDOW default 10000
  * (0: no window, librdkafka's own queue limit only); NAME=VALUE are
- * librdkafka settings (e.g. linger.ms=5) for each producer. Prints one line: the
- * messages acknowledged, seconds from the first produce call to the last
- * delivery report, messages per second, CPU seconds (user + system, all
- * threads, librdkafka's included) and CPU µs per message.
+ * librdkafka settings (e.g. linger.ms=5) for each producer. Prints one
+ * line: the messages acknowledged, seconds from the first produce call
+ * to the last delivery report, messages per second, CPU seconds (user +
+ * system, all threads, librdkafka's included) and CPU µs per message.
  * Driven by tests/services/kafka_bench.sh (KAFKA_BENCH_DUTS=floor).
  */
 #include <librdkafka/rdkafka.h>
@@ -103,7 +104,7 @@ static void *produce_all(void *arg)
 	unsigned since_poll = 0;
 	for (long long i = first; i < first + n; i++) {
 		int kl = snprintf(key, sizeof(key), "%08lld", i);
-		int vl = snprintf(value, sizeof(value), "v1|172.20.245.8|tag:|msgnum:%s:|13", key);
+		int vl = snprintf(value, sizeof(value), "v1|tcpflood|tag| msgnum:%s:|167", key);
 		rd_kafka_vu_t vu[] = {
 			{ .vtype = RD_KAFKA_VTYPE_RKT, .u.rkt = rkt },
 			{ .vtype = RD_KAFKA_VTYPE_PARTITION, .u.i32 = RD_KAFKA_PARTITION_UA },
