@@ -46,6 +46,14 @@ kafka_start
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 HZ=$(getconf CLK_TCK)
 
+# report DUT GOT SECONDS CPU_SECONDS BROKER_TICKS: the result line of a run
+report() {
+	awk -v d="$1" -v n="$NMSGS" -v got="$2" -v s="$3" -v cpu="$4" -v b="$5" -v hz="$HZ" 'BEGIN {
+		bcpu = b / hz
+		printf "kafka-bench: %-8s %8d msgs  %8d in topic  %6.2f s  %9.0f msg/s  cpu %5.2f s  %5.2f us/msg  broker %5.2f s (%3.0f%% of a core)\n",
+			d, n, got, s, got / s, cpu, cpu * 1e6 / got, bcpu, bcpu * 100 / s }'
+}
+
 run_one() { # DUT TOPIC
 	local dut=$1 topic=$2 t0 t1 c0 c1 b0 b1 port variant=
 	if [ "${dut#sluiced:}" != "$dut" ]; then
@@ -117,10 +125,8 @@ run_one() { # DUT TOPIC
 		echo "kafka-bench: $dut lost $((NMSGS - got)); its log says:" \
 			"$(grep -i -m 3 -E 'queue full|fail|error' "$dlog" 2>/dev/null | tr '\n' ' ')"
 	fi
-	awk -v d="$dut" -v n="$NMSGS" -v got="$got" -v ns=$((t1 - t0)) -v c=$((c1 - c0)) -v b=$((b1 - b0)) -v hz="$HZ" 'BEGIN {
-		s = ns / 1e9; cpu = c / hz; bcpu = b / hz
-		printf "kafka-bench: %-8s %8d msgs  %8d in topic  %6.2f s  %9.0f msg/s  cpu %5.2f s  %5.2f us/msg  broker %5.2f s (%3.0f%% of a core)\n",
-			d, n, got, s, got / s, cpu, cpu * 1e6 / got, bcpu, bcpu * 100 / s }'
+	report "$dut" "$got" "$(awk -v ns=$((t1 - t0)) 'BEGIN { print ns / 1e9 }')" \
+		"$(awk -v c=$((c1 - c0)) -v hz="$HZ" 'BEGIN { print c / hz }')" $((b1 - b0))
 }
 
 build_floor() {
@@ -137,10 +143,9 @@ run_floor() {
 	b0=$(cpu_ticks "$KAFKA_PID")
 	out=$("$TESTDIR/kafka_floor" "$KAFKA_BROKER" "$topic" "$NMSGS" ${KAFKA_FLOOR_ARGS:-2 10000}) || fail "kafka_floor: $out"
 	b1=$(cpu_ticks "$KAFKA_PID")
-	echo "$out" | awk -v n="$NMSGS" -v got="$(kafka_count "$topic")" -v b=$((b1 - b0)) -v hz="$HZ" '{
-		s = $5; bcpu = b / hz
-		printf "kafka-bench: %-8s %8d msgs  %8d in topic  %6.2f s  %9.0f msg/s  cpu %5.2f s  %5.2f us/msg  broker %5.2f s (%3.0f%% of a core)\n",
-			"floor", n, got, s, got / s, $10, $10 * 1e6 / got, bcpu, bcpu * 100 / s }'
+	# "acked N failed N  S s  R msg/s  cpu C s  U us/msg"
+	set -- $out
+	report floor "$(kafka_count "$topic")" "$5" "${10}" $((b1 - b0))
 }
 
 # A freshly started broker is slow at first (its JVM compiles the produce
